@@ -1,0 +1,88 @@
+//! The command line, declared with clap.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Did your agent pick the right tool, call it right, and use what came back?
+#[derive(Debug, Parser)]
+#[command(name = "toolscope", version, about, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the code checks and print each problem in the seed's wording, one per line.
+    Check(CheckArgs),
+    /// Score tool selection against labels: per-tool precision, recall and support.
+    Score(ScoreArgs),
+    /// Print the whole report.
+    Report(ReportArgs),
+}
+
+/// Inputs every command reads.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Tool catalog(s): the schemas calls are checked against (default: the tools each session carries).
+    #[arg(long = "tools", value_name = "FILE")]
+    pub tools: Vec<PathBuf>,
+    /// Ordering rules: {"must_come_after": {tool: [earlier, ...]}}.
+    #[arg(long = "rules", value_name = "FILE")]
+    pub rules: Vec<PathBuf>,
+    /// Trace files (toolscope sessions, eval cases, or a bare array of calls); - reads stdin.
+    #[arg(value_name = "INPUT", required = true)]
+    pub inputs: Vec<PathBuf>,
+}
+
+/// Options of the selection metrics.
+#[derive(Debug, Args)]
+pub struct MetricArgs {
+    /// Label files: JSON Lines of {"session_id", "turn"?, "expected_tool", ...}.
+    #[arg(long = "labels", value_name = "FILE")]
+    pub labels: Vec<PathBuf>,
+    /// Flag tools with fewer labelled turns than this as too few to trust.
+    #[arg(long, value_name = "N", default_value_t = toolscope_core::metrics::selection::DEFAULT_MIN_SUPPORT)]
+    pub min_support: u64,
+    /// How labelled arguments are compared for the per-turn score.
+    #[arg(long, value_enum, default_value_t = ArgsMatch::Exact)]
+    pub args_match: ArgsMatch,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ScoreArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
+    /// Also print the confusion matrix (expected rows, actual columns).
+    #[arg(long)]
+    pub confusion: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
+    /// Print the report as JSON (documented in docs/report-json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How labelled arguments are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ArgsMatch {
+    /// The same JSON value.
+    Exact,
+    /// Every labelled key present with an equal value.
+    Subset,
+}

@@ -1,0 +1,41 @@
+//! One module per subcommand.
+
+mod check;
+mod report;
+mod score;
+
+use anyhow::Result;
+use toolscope_core::{Report, Severity};
+
+use crate::cli::{Cli, Command};
+use crate::output::text::print_diagnostics;
+use crate::Outcome;
+
+/// Runs the chosen subcommand.
+pub fn run(cli: Cli) -> Result<Outcome> {
+    match cli.command {
+        Command::Check(args) => check::run(&args),
+        Command::Score(args) => score::run(&args),
+        Command::Report(args) => report::run(&args),
+    }
+}
+
+/// Prints the report's input diagnostics on stderr and says whether any was an error.
+fn report_diagnostics(report: &Report) -> Result<bool> {
+    print_diagnostics(&report.diagnostics)?;
+    Ok(report
+        .diagnostics
+        .iter()
+        .any(|diagnostic| diagnostic.severity == Severity::Error))
+}
+
+/// The exit outcome: input errors first, then problems.
+fn outcome(has_input_errors: bool, has_problems: bool) -> Outcome {
+    if has_input_errors {
+        Outcome::InputError
+    } else if has_problems {
+        Outcome::ProblemsFound
+    } else {
+        Outcome::Clean
+    }
+}

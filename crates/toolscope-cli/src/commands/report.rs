@@ -1,0 +1,20 @@
+//! `toolscope report`: the whole report.
+
+use anyhow::Result;
+
+use super::{outcome, report_diagnostics};
+use crate::cli::ReportArgs;
+use crate::inputs::run_engine;
+use crate::output::{json::print_json, text::print_summary};
+use crate::Outcome;
+
+pub fn run(args: &ReportArgs) -> Result<Outcome> {
+    let report = run_engine(&args.inputs, Some(&args.metrics))?;
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print_summary(&report)?;
+    }
+    let has_input_errors = report_diagnostics(&report)?;
+    Ok(outcome(has_input_errors, report.summary.problems > 0))
+}

@@ -1,0 +1,49 @@
+//! `toolscope`: the toolscope engine on the command line.
+//!
+//! Exit codes: 0 clean, 1 problems found, 2 usage or input error (a file that cannot be read,
+//! or input diagnostics of severity error). A closed stdout (`| head`) ends quietly.
+
+mod cli;
+mod commands;
+mod inputs;
+mod output;
+
+use std::io::ErrorKind;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// What a command found, mapped to the exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing wrong.
+    Clean,
+    /// The agent's calls have problems.
+    ProblemsFound,
+    /// The input itself had errors (reported on stderr).
+    InputError,
+}
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    match commands::run(cli) {
+        Ok(Outcome::Clean) => ExitCode::SUCCESS,
+        Ok(Outcome::ProblemsFound) => ExitCode::from(1),
+        Ok(Outcome::InputError) => ExitCode::from(2),
+        Err(error) => {
+            if is_broken_pipe(&error) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("toolscope: error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,14 @@
+//! The report as JSON on stdout.
+
+use std::io::Write;
+
+use anyhow::Result;
+use toolscope_core::Report;
+
+/// Prints the report as pretty JSON.
+pub fn print_json(report: &Report) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, report)?;
+    writeln!(out)?;
+    Ok(())
+}

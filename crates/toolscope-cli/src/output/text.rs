@@ -1,0 +1,159 @@
+//! Plain-text output in the seeds' layouts.
+
+use std::io::Write;
+
+use anyhow::Result;
+use toolscope_core::checks::problem::python_repr;
+use toolscope_core::metrics::selection::{seed_report_lines, Selection};
+use toolscope_core::{Diagnostic, Report};
+
+/// Every problem, one per line as the seed's `check_calls` prints them, prefixed by the session
+/// when there is more than one.
+pub fn print_problems(report: &Report) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    let with_session = report.summary.sessions > 1;
+    for problem in &report.problems {
+        if with_session {
+            write!(out, "{}: ", problem.session_id)?;
+        }
+        write!(out, "{}", problem.seed_line())?;
+        if let Some(suggestion) = &problem.suggestion {
+            write!(out, " (did you mean {}?)", python_repr(suggestion))?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// Per-tool lines in the seed's `selection_report` layout, with support appended.
+pub fn print_selection(selection: &Selection) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    for (line, row) in seed_report_lines(&selection.per_tool)
+        .iter()
+        .zip(&selection.per_tool)
+    {
+        let flag = if row.is_low_support {
+            "  (low support)"
+        } else {
+            ""
+        };
+        writeln!(out, "{line}  support {}{flag}", row.support)?;
+    }
+    Ok(())
+}
+
+/// The confusion matrix in the seed's `print_confusion_matrix` layout.
+pub fn print_confusion(selection: &Selection) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    for line in confusion_lines(&selection.confusion.labels, &selection.confusion.matrix) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// The seed's `print_confusion_matrix`: names cut to 8 characters over columns 10 wide, row
+/// names cut to 18 in a column 20 wide, a `*` on non-zero diagonal cells.
+pub fn confusion_lines(labels: &[String], matrix: &[Vec<u64>]) -> Vec<String> {
+    let cut = |name: &str, width: usize| name.chars().take(width).collect::<String>();
+    let mut lines = Vec::with_capacity(labels.len() + 1);
+    let mut header = format!("{:>20}", "");
+    for name in labels {
+        header.push_str(&format!("{:>10}", cut(name, 8)));
+    }
+    lines.push(header);
+    for (i, name) in labels.iter().enumerate() {
+        let mut line = format!("{:>20}", cut(name, 18));
+        for (j, value) in matrix[i].iter().enumerate() {
+            let marker = if i == j && *value > 0 { "*" } else { " " };
+            line.push_str(&format!("{value:>9}{marker}"));
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// A short text summary of the report.
+pub fn print_summary(report: &Report) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    let summary = &report.summary;
+    let percent = |rate: Option<f64>| {
+        rate.map_or_else(|| "n/a".to_string(), |r| format!("{:.1}%", r * 100.0))
+    };
+    writeln!(
+        out,
+        "sessions {}  calls {}  turns {}",
+        summary.sessions, summary.calls, summary.turns
+    )?;
+    writeln!(
+        out,
+        "problems {}  calls with problems {} of {} ({})  sessions with problems {} of {} ({})",
+        summary.problems,
+        summary.calls_with_problems.count,
+        summary.calls_with_problems.total,
+        percent(summary.calls_with_problems.rate),
+        summary.sessions_with_problems.count,
+        summary.sessions_with_problems.total,
+        percent(summary.sessions_with_problems.rate),
+    )?;
+    for (kind, count) in &summary.by_kind {
+        writeln!(
+            out,
+            "  {:<20} {} in {} calls, {} sessions",
+            kind.as_str(),
+            count.problems,
+            count.calls,
+            count.sessions
+        )?;
+    }
+    let errors = &summary.tool_errors;
+    writeln!(
+        out,
+        "tool errors {} of {} results ({}): agent {}, environment {}, unattributed {}",
+        errors.errors,
+        errors.results,
+        percent(summary.tool_error_rate.rate),
+        errors.agent,
+        errors.environment,
+        errors.unattributed
+    )?;
+    if let Some(selection) = &report.selection {
+        writeln!(
+            out,
+            "selection: {} labelled turns, tool accuracy {} ({} of {})",
+            selection.turns,
+            percent(selection.tool_accuracy.rate),
+            selection.tool_accuracy.count,
+            selection.tool_accuracy.total
+        )?;
+    }
+    Ok(())
+}
+
+/// Input diagnostics on stderr, one per line: `file:line:column: severity: message`.
+pub fn print_diagnostics(diagnostics: &[Diagnostic]) -> Result<()> {
+    let mut err = std::io::stderr().lock();
+    for diagnostic in diagnostics {
+        writeln!(err, "{diagnostic}")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::confusion_lines;
+
+    #[test]
+    fn confusion_layout_matches_the_seed_printer() {
+        let labels = vec!["get_stock_price".to_string(), "search_web".to_string()];
+        let lines = confusion_lines(&labels, &[vec![45, 3], vec![2, 0]]);
+        assert_eq!(
+            lines[0],
+            format!("{:20}{:>10}{:>10}", "", "get_stoc", "search_w")
+        );
+        assert_eq!(
+            lines[1],
+            format!("{:>20}{:>9}*{:>9} ", "get_stock_price", 45, 3)
+        );
+        assert_eq!(lines[2], format!("{:>20}{:>9} {:>9} ", "search_web", 2, 0));
+    }
+}

@@ -1,0 +1,243 @@
+//! The engine's one entry point: input files in, [`Report`] out.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::checks::catalog::CompiledCatalog;
+use crate::checks::{check_session, SessionFindings};
+use crate::diagnostic::Diagnostic;
+use crate::drift;
+use crate::formats::read_traces;
+use crate::input::{InputFile, Options, Role};
+use crate::inputs::catalog::read_catalog_file;
+use crate::inputs::labels::{read_labels_file, Label};
+use crate::inputs::rules::{read_rules_file, Rules};
+use crate::metrics::outcome::score_turn;
+use crate::metrics::selection::{summarize, Selection};
+use crate::model::{turns_of, Session, ToolDef};
+use crate::report::{summarize_checks, InputSummary, Report};
+
+/// Reads every input and runs every check and metric.
+///
+/// Catalog: the catalog files' tools when any are given (and then every difference from the
+/// tools the sessions carry is listed as drift); otherwise each session's own tools; a session
+/// with neither is checked without a catalog.
+pub fn analyze(inputs: &[InputFile<'_>], options: &Options) -> Report {
+    let mut diagnostics = Vec::new();
+    let mut summaries = Vec::new();
+    let mut sessions: Vec<Session> = Vec::new();
+    let mut catalog_tools: Vec<ToolDef> = Vec::new();
+    let mut catalog_files: Vec<&str> = Vec::new();
+    let mut rules = Rules::default();
+    let mut labels: Vec<Label> = Vec::new();
+
+    for input in inputs {
+        let mut summary = InputSummary {
+            file: input.name.to_string(),
+            role: input.role,
+            format: None,
+            reason: None,
+            counts: BTreeMap::new(),
+        };
+        match input.role {
+            Role::Traces => {
+                let read = read_traces(input.name, input.bytes, &mut diagnostics);
+                if let Some((format, reason)) = read.format {
+                    summary.format = Some(format);
+                    summary.reason = Some(reason);
+                }
+                summary
+                    .counts
+                    .insert("sessions".into(), read.sessions.len() as u64);
+                if !read.labels.is_empty() {
+                    summary
+                        .counts
+                        .insert("labels".into(), read.labels.len() as u64);
+                }
+                sessions.extend(read.sessions);
+                labels.extend(read.labels);
+            }
+            Role::Catalog => {
+                let tools = read_catalog_file(input.name, input.bytes, &mut diagnostics);
+                summary.counts.insert("tools".into(), tools.len() as u64);
+                catalog_tools.extend(tools);
+                catalog_files.push(input.name);
+            }
+            Role::Rules => {
+                let read = read_rules_file(input.name, input.bytes, &mut diagnostics);
+                summary.counts.insert(
+                    "rules".into(),
+                    read.must_come_after.values().map(|p| p.len() as u64).sum(),
+                );
+                rules.merge(read);
+            }
+            Role::Labels => {
+                let read = read_labels_file(input.name, input.bytes, &mut diagnostics);
+                summary.counts.insert("labels".into(), read.len() as u64);
+                labels.extend(read);
+            }
+        }
+        summaries.push(summary);
+    }
+
+    make_ids_unique(&mut sessions, &mut diagnostics);
+    let findings = run_checks(
+        &sessions,
+        &catalog_tools,
+        &catalog_files,
+        &rules,
+        &mut diagnostics,
+    );
+    let drift = if catalog_files.is_empty() {
+        Vec::new()
+    } else {
+        drift::compare(&sessions, &catalog_tools)
+    };
+    let selection =
+        (!labels.is_empty()).then(|| select(&sessions, labels, options, &mut diagnostics));
+    let (summary, session_rows, tools, problems) = summarize_checks(&sessions, findings);
+    Report {
+        toolscope_version: crate::VERSION.to_string(),
+        inputs: summaries,
+        summary,
+        problems,
+        sessions: session_rows,
+        tools,
+        selection,
+        drift,
+        diagnostics,
+    }
+}
+
+/// Runs the checks on every session with the catalog that applies to it; returns each
+/// session's findings and whether it had no catalog.
+fn run_checks(
+    sessions: &[Session],
+    catalog_tools: &[ToolDef],
+    catalog_files: &[&str],
+    rules: &Rules,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<(SessionFindings, bool)> {
+    let file_catalog = (!catalog_files.is_empty())
+        .then(|| CompiledCatalog::compile(catalog_tools, &catalog_files.join(", "), diagnostics));
+    // Sessions usually share one tool list: compile each distinct list once.
+    let mut own_catalogs: HashMap<String, CompiledCatalog> = HashMap::new();
+    sessions
+        .iter()
+        .map(|session| {
+            if let Some(catalog) = &file_catalog {
+                return (check_session(session, Some(catalog), rules), false);
+            }
+            let Some(tools) = &session.tools else {
+                return (check_session(session, None, rules), true);
+            };
+            let key = serde_json::to_string(tools).unwrap_or_default();
+            let catalog = own_catalogs.entry(key).or_insert_with(|| {
+                CompiledCatalog::compile(tools, &session.origin.file, diagnostics)
+            });
+            (check_session(session, Some(catalog), rules), false)
+        })
+        .collect()
+}
+
+/// Scores every labelled turn; labels that match no session or turn become diagnostics.
+fn select(
+    sessions: &[Session],
+    labels: Vec<Label>,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Selection {
+    let by_id: HashMap<&str, &Session> = sessions
+        .iter()
+        .map(|s| (s.session_id.as_str(), s))
+        .collect();
+    let mut chosen: BTreeMap<(String, usize), Label> = BTreeMap::new();
+    let mut order: Vec<(String, usize)> = Vec::new();
+    for label in labels {
+        let Some(session) = by_id.get(label.session_id.as_str()) else {
+            diagnostics.push(Diagnostic::error(
+                &label.origin.file,
+                Some(label.origin.line),
+                format!(
+                    "label for session {:?}, which is not in the traces; not scored",
+                    label.session_id
+                ),
+            ));
+            continue;
+        };
+        let turns = turns_of(session).len();
+        if label.turn >= turns {
+            diagnostics.push(Diagnostic::error(
+                &label.origin.file,
+                Some(label.origin.line),
+                format!(
+                    "label for turn {} of session {:?}, which has {turns} turn{} (turns count from 0); not scored",
+                    label.turn,
+                    label.session_id,
+                    if turns == 1 { "" } else { "s" }
+                ),
+            ));
+            continue;
+        }
+        let key = (label.session_id.clone(), label.turn);
+        if let Some(earlier) = chosen.get(&key) {
+            diagnostics.push(Diagnostic::warning(
+                &label.origin.file,
+                Some(label.origin.line),
+                format!(
+                    "a second label for turn {} of session {:?} (first at {}:{}); this one is used",
+                    label.turn, label.session_id, earlier.origin.file, earlier.origin.line
+                ),
+            ));
+        } else {
+            order.push(key.clone());
+        }
+        chosen.insert(key, label);
+    }
+    let mut turn_cache: HashMap<&str, Vec<crate::model::Turn<'_>>> = HashMap::new();
+    let outcomes = order
+        .iter()
+        .map(|key| {
+            let label = &chosen[key];
+            let session = by_id[label.session_id.as_str()];
+            let turns = turn_cache
+                .entry(session.session_id.as_str())
+                .or_insert_with(|| turns_of(session));
+            score_turn(
+                label,
+                &turns[label.turn],
+                session.agent_id.as_deref(),
+                options.args_mode,
+            )
+        })
+        .collect();
+    summarize(outcomes, options.min_support)
+}
+
+/// Gives a repeated session id a suffix (`#2`, `#3`, ...) with a warning, so labels and links
+/// stay unambiguous.
+fn make_ids_unique(sessions: &mut [Session], diagnostics: &mut Vec<Diagnostic>) {
+    let mut seen: HashMap<String, (usize, String, usize)> = HashMap::new();
+    for session in sessions.iter_mut() {
+        match seen.get_mut(&session.session_id) {
+            None => {
+                seen.insert(
+                    session.session_id.clone(),
+                    (1, session.origin.file.clone(), session.origin.line),
+                );
+            }
+            Some((count, file, line)) => {
+                *count += 1;
+                let renamed = format!("{}#{count}", session.session_id);
+                diagnostics.push(Diagnostic::warning(
+                    &session.origin.file,
+                    Some(session.origin.line),
+                    format!(
+                        "session id {:?} was already used at {file}:{line}; this one is called {renamed:?}",
+                        session.session_id
+                    ),
+                ));
+                session.session_id = renamed;
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! The catalog the checks use: each tool's schema compiled once into a validator.
+
+use std::collections::BTreeMap;
+
+use jsonschema::{PatternOptions, Validator};
+
+use crate::diagnostic::Diagnostic;
+use crate::model::ToolDef;
+
+/// How many backtracking steps one `pattern` match may take before it is called undecidable.
+/// Patterns without look-around or back-references run on the linear engine and never hit it.
+pub const PATTERN_BACKTRACK_LIMIT: usize = 100_000;
+
+/// A tool with its compiled validator (None when its schema does not compile).
+pub struct CompiledTool {
+    /// The definition as given.
+    pub def: ToolDef,
+    /// The compiled schema.
+    pub validator: Option<Validator>,
+}
+
+/// Tools by name, compiled.
+#[derive(Default)]
+pub struct CompiledCatalog {
+    tools: BTreeMap<String, CompiledTool>,
+}
+
+impl CompiledCatalog {
+    /// Compiles every tool's schema; one that does not compile is a diagnostic against `source`
+    /// and its tool is still known (its calls are then not schema-checked).
+    pub fn compile(tools: &[ToolDef], source: &str, diagnostics: &mut Vec<Diagnostic>) -> Self {
+        let mut compiled = BTreeMap::new();
+        for def in tools {
+            let validator = match validator_for(&def.input_schema) {
+                Ok(validator) => Some(validator),
+                Err(message) => {
+                    diagnostics.push(Diagnostic::error(
+                        source,
+                        None,
+                        format!(
+                            "tool {:?}: its schema does not compile ({message}); its calls are not schema-checked",
+                            def.name
+                        ),
+                    ));
+                    None
+                }
+            };
+            compiled.insert(
+                def.name.clone(),
+                CompiledTool {
+                    def: def.clone(),
+                    validator,
+                },
+            );
+        }
+        CompiledCatalog { tools: compiled }
+    }
+
+    /// The tool of that name.
+    pub fn get(&self, name: &str) -> Option<&CompiledTool> {
+        self.tools.get(name)
+    }
+
+    /// Every tool name, sorted.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.tools.keys().map(String::as_str)
+    }
+
+    /// Whether the catalog has no tools.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+}
+
+/// Compiles a schema as the seed's `Draft202012Validator` treats it: the draft named by
+/// `$schema`, else 2020-12; `format` is an annotation, not checked (as in Python's jsonschema
+/// without a format checker); regexes bounded.
+pub fn validator_for(schema: &serde_json::Value) -> Result<Validator, String> {
+    jsonschema::options()
+        .with_draft(draft_of(schema))
+        .should_validate_formats(false)
+        .with_pattern_options(
+            PatternOptions::fancy_regex().backtrack_limit(PATTERN_BACKTRACK_LIMIT),
+        )
+        .build(schema)
+        .map_err(|error| error.to_string())
+}
+
+fn draft_of(schema: &serde_json::Value) -> jsonschema::Draft {
+    use jsonschema::Draft;
+    let uri = schema.get("$schema").and_then(|v| v.as_str()).unwrap_or("");
+    if uri.contains("draft-04") {
+        Draft::Draft4
+    } else if uri.contains("draft-06") {
+        Draft::Draft6
+    } else if uri.contains("draft-07") {
+        Draft::Draft7
+    } else if uri.contains("2019-09") {
+        Draft::Draft201909
+    } else {
+        Draft::Draft202012
+    }
+}

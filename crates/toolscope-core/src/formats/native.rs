@@ -1,0 +1,186 @@
+//! toolscope's own session format: JSON Lines (one session per line), a JSON array of sessions,
+//! or one session object.
+//!
+//! ```json
+//! {"session_id": "s1", "agent_id": "support-v2", "tools": [{"name": "lookup_order", "input_schema": {}}],
+//!  "events": [
+//!   {"type": "user", "content": "Where is order 7Q2ZK9XA?"},
+//!   {"type": "tool_use", "call_id": "c1", "name": "lookup_order", "args": {"order_id": "7Q2ZK9XA"}},
+//!   {"type": "tool_result", "call_id": "c1", "status": "ok", "content": "shipped"},
+//!   {"type": "assistant", "content": "It has shipped."}]}
+//! ```
+//! `args` may be a JSON value or a string holding JSON, as OpenAI sends it.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{content_text, id_text};
+use crate::diagnostic::Diagnostic;
+use crate::inputs::catalog::tools_from_value;
+use crate::json::{parse_record, Split};
+use crate::model::{Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolResult};
+
+#[derive(Deserialize)]
+struct RawSession {
+    session_id: Option<Value>,
+    agent_id: Option<Value>,
+    started_at: Option<Value>,
+    tools: Option<Value>,
+    events: Option<Vec<RawEvent>>,
+}
+
+// Every field is a Value so that one odd event is one diagnostic, not a lost session.
+#[derive(Deserialize)]
+struct RawEvent {
+    #[serde(rename = "type")]
+    kind: Option<Value>,
+    content: Option<Value>,
+    call_id: Option<Value>,
+    name: Option<Value>,
+    args: Option<Value>,
+    status: Option<Value>,
+    error_source: Option<Value>,
+}
+
+/// Reads every record of a native file; each bad record or event is a diagnostic.
+pub fn read(file: &str, split: &Split<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Session> {
+    let mut sessions = Vec::with_capacity(split.records.len());
+    for record in &split.records {
+        match parse_record::<RawSession>(file, record, diagnostics) {
+            Ok(raw) => {
+                let origin = Origin {
+                    file: file.to_string(),
+                    line: record.line,
+                };
+                if let Some(session) = session_from_raw(raw, origin, diagnostics) {
+                    sessions.push(session);
+                }
+            }
+            Err(diagnostic) => diagnostics.push(diagnostic),
+        }
+    }
+    sessions
+}
+
+fn session_from_raw(
+    raw: RawSession,
+    origin: Origin,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Session> {
+    let file = origin.file.clone();
+    let line = Some(origin.line);
+    let session_id = match raw.session_id.as_ref().and_then(id_text) {
+        Some(id) => id,
+        None => {
+            let id = format!("{}:{}", super::file_stem(&file), origin.line);
+            diagnostics.push(Diagnostic::warning(
+                &file,
+                line,
+                format!("session has no \"session_id\"; called it {id:?}"),
+            ));
+            id
+        }
+    };
+    let Some(raw_events) = raw.events else {
+        diagnostics.push(Diagnostic::error(
+            &file,
+            line,
+            format!("session {session_id:?} has no \"events\"; left out"),
+        ));
+        return None;
+    };
+    let tools = raw.tools.and_then(|value| match tools_from_value(&value) {
+        Ok(tools) => Some(tools),
+        Err(message) => {
+            diagnostics.push(Diagnostic::error(
+                &file,
+                line,
+                format!("session {session_id:?}: \"tools\": {message}; its tools are ignored"),
+            ));
+            None
+        }
+    });
+    let mut events = Vec::with_capacity(raw_events.len());
+    for (index, raw_event) in raw_events.into_iter().enumerate() {
+        match event_from_raw(raw_event) {
+            Ok(event) => events.push(event),
+            Err(message) => diagnostics.push(Diagnostic::error(
+                &file,
+                line,
+                format!(
+                    "session {session_id:?}, event {}: {message}; event left out",
+                    index + 1
+                ),
+            )),
+        }
+    }
+    Some(Session {
+        session_id,
+        agent_id: raw.agent_id.as_ref().and_then(id_text),
+        started_at: raw.started_at.as_ref().and_then(id_text),
+        tools,
+        events,
+        origin,
+    })
+}
+
+fn event_from_raw(raw: RawEvent) -> Result<Event, String> {
+    let kind = match raw.kind {
+        Some(Value::String(kind)) => kind,
+        Some(_) => return Err("\"type\" must be a string".to_string()),
+        None => return Err("event has no \"type\"".to_string()),
+    };
+    let call_id = raw.call_id.as_ref().and_then(id_text);
+    match kind.as_str() {
+        "user" => Ok(Event::User {
+            content: content_text(raw.content.unwrap_or(Value::Null)),
+        }),
+        "assistant" => Ok(Event::Assistant {
+            content: content_text(raw.content.unwrap_or(Value::Null)),
+        }),
+        "tool_use" => {
+            let name = match raw.name {
+                Some(Value::String(name)) => name,
+                _ => return Err("tool_use has no \"name\" string".to_string()),
+            };
+            let args = Args::from_sent(
+                raw.args
+                    .unwrap_or_else(|| Value::Object(Default::default())),
+            );
+            Ok(Event::ToolUse(ToolCall {
+                call_id,
+                name,
+                args,
+            }))
+        }
+        "tool_result" => {
+            let status = match raw.status.as_ref().and_then(Value::as_str) {
+                None | Some("ok") => ResultStatus::Ok,
+                Some("error") => ResultStatus::Error,
+                Some(other) => {
+                    return Err(format!("\"status\" is \"ok\" or \"error\", not {other:?}"))
+                }
+            };
+            let error_source = match raw.error_source.as_ref().and_then(Value::as_str) {
+                None => None,
+                Some("agent") => Some(ErrorSource::Agent),
+                Some("environment") => Some(ErrorSource::Environment),
+                Some(other) => {
+                    return Err(format!(
+                        "\"error_source\" is \"agent\" or \"environment\", not {other:?}"
+                    ))
+                }
+            };
+            Ok(Event::ToolResult(ToolResult {
+                call_id,
+                status,
+                content: raw.content.map(content_text),
+                error_source,
+                is_status_inferred: false,
+            }))
+        }
+        other => Err(format!(
+            "unknown event type {other:?} (expected user, assistant, tool_use or tool_result)"
+        )),
+    }
+}

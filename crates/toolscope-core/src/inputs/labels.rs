@@ -1,0 +1,235 @@
+//! Labels: what tool each turn should have called.
+//!
+//! JSON Lines (or an array) of
+//! `{"session_id", "turn"?: 0, "expected_tool": name | [acceptable, ...] | "none",
+//!   "expected_args"?, "should_not_call"?, "expected_tools"?, "expected_args_list"?,
+//!   "task_success"?}`.
+//! Without `expected_tool`, the first of `expected_tools` is the expected first call (an empty
+//! `expected_tools` means "none").
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::diagnostic::Diagnostic;
+use crate::model::{Origin, NO_TOOL};
+
+/// The tool a turn should have called first: one, or any of a set of acceptable ones.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Expected {
+    /// Exactly this tool ("none" for no call).
+    One(String),
+    /// Any of these tools; the first stands for the set when none of them was called.
+    AnyOf(Vec<String>),
+}
+
+impl Expected {
+    /// Whether `tool` satisfies the label.
+    pub fn accepts(&self, tool: &str) -> bool {
+        match self {
+            Expected::One(expected) => expected == tool,
+            Expected::AnyOf(set) => set.iter().any(|member| member == tool),
+        }
+    }
+
+    /// The tool that stands for the label when `actual` does not satisfy it.
+    pub fn primary(&self) -> &str {
+        match self {
+            Expected::One(expected) => expected,
+            Expected::AnyOf(set) => set.first().map_or(NO_TOOL, String::as_str),
+        }
+    }
+}
+
+/// One labelled turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Label {
+    /// The session the turn belongs to.
+    pub session_id: String,
+    /// 0-based turn index.
+    pub turn: usize,
+    /// The tool (or set of tools) the turn's first call should be.
+    pub expected_tool: Expected,
+    /// Arguments the expected call should have.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub expected_args: Option<Value>,
+    /// Tools the turn must not call.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub should_not_call: Vec<String>,
+    /// Every call the turn should make, in order (a multiset: repeats count).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub expected_tools: Option<Vec<String>>,
+    /// Arguments for each of `expected_tools`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub expected_args_list: Option<Vec<Value>>,
+    /// Whether the task as a whole succeeded.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub task_success: Option<bool>,
+    /// Where the label was read from.
+    pub origin: Origin,
+}
+
+impl Label {
+    /// Every call the turn should make: `expected_tools`, or the single expected tool
+    /// (none for "none"). For an acceptable set, `chosen` picks the member that was called.
+    pub fn expected_calls(&self, chosen: &str) -> Vec<String> {
+        if let Some(tools) = &self.expected_tools {
+            return tools.clone();
+        }
+        let tool = if self.expected_tool.accepts(chosen) {
+            chosen
+        } else {
+            self.expected_tool.primary()
+        };
+        if tool == NO_TOOL {
+            Vec::new()
+        } else {
+            vec![tool.to_string()]
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct RawLabel {
+    #[serde(alias = "id")]
+    session_id: Option<Value>,
+    turn: Option<usize>,
+    expected_tool: Option<Value>,
+    expected_args: Option<Value>,
+    #[serde(default)]
+    should_not_call: Vec<String>,
+    expected_tools: Option<Vec<String>>,
+    expected_args_list: Option<Vec<Value>>,
+    task_success: Option<bool>,
+}
+
+/// Reads a labels file. A record that is not a label becomes a diagnostic.
+pub fn read_labels_file(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) -> Vec<Label> {
+    let (_, values) = super::read_values(file, bytes, diagnostics);
+    values
+        .into_iter()
+        .filter_map(|(line, value)| {
+            let origin = Origin {
+                file: file.to_string(),
+                line,
+            };
+            match label_from_value(value, origin) {
+                Ok(label) => Some(label),
+                Err(message) => {
+                    diagnostics.push(Diagnostic::error(file, Some(line), message));
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// Reads one label record.
+pub fn label_from_value(value: Value, origin: Origin) -> Result<Label, String> {
+    let raw: RawLabel =
+        serde_json::from_value(value).map_err(|error| format!("not a label: {error}"))?;
+    let session_id = match raw.session_id {
+        Some(Value::String(id)) => id,
+        Some(Value::Number(id)) => id.to_string(),
+        _ => return Err("label has no \"session_id\"".to_string()),
+    };
+    let expected_tool = match raw.expected_tool {
+        Some(Value::String(tool)) => Expected::One(tool),
+        Some(Value::Array(set)) => {
+            let set: Vec<String> = set
+                .into_iter()
+                .map(|member| match member {
+                    Value::String(tool) => Ok(tool),
+                    _ => Err("\"expected_tool\" set members must be tool names".to_string()),
+                })
+                .collect::<Result<_, _>>()?;
+            if set.is_empty() {
+                return Err("\"expected_tool\" is an empty set".to_string());
+            }
+            Expected::AnyOf(set)
+        }
+        Some(Value::Null) | None => match &raw.expected_tools {
+            Some(tools) => Expected::One(tools.first().map_or(NO_TOOL, String::as_str).into()),
+            None => {
+                return Err("label has neither \"expected_tool\" nor \"expected_tools\"".to_string())
+            }
+        },
+        Some(_) => {
+            return Err(
+                "\"expected_tool\" is a tool name, a list of acceptable names, or \"none\""
+                    .to_string(),
+            )
+        }
+    };
+    if let (Some(tools), Some(args)) = (&raw.expected_tools, &raw.expected_args_list) {
+        if tools.len() != args.len() {
+            return Err(format!(
+                "\"expected_args_list\" has {} entries for {} \"expected_tools\"",
+                args.len(),
+                tools.len()
+            ));
+        }
+    }
+    Ok(Label {
+        session_id,
+        turn: raw.turn.unwrap_or(0),
+        expected_tool,
+        expected_args: raw.expected_args,
+        should_not_call: raw.should_not_call,
+        expected_tools: raw.expected_tools,
+        expected_args_list: raw.expected_args_list,
+        task_success: raw.task_success,
+        origin,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn label(value: Value) -> Result<Label, String> {
+        label_from_value(value, Origin::default())
+    }
+
+    #[test]
+    fn reads_one_tool_a_set_and_none() {
+        let one = label(json!({"session_id": "s", "expected_tool": "a"})).unwrap();
+        assert_eq!(one.expected_tool, Expected::One("a".into()));
+        assert_eq!(one.turn, 0);
+        let set =
+            label(json!({"session_id": "s", "turn": 2, "expected_tool": ["a", "b"]})).unwrap();
+        assert!(set.expected_tool.accepts("b"));
+        assert_eq!(set.expected_tool.primary(), "a");
+        let none = label(json!({"session_id": "s", "expected_tool": "none"})).unwrap();
+        assert!(none.expected_calls("x").is_empty());
+    }
+
+    #[test]
+    fn expected_tools_stand_in_for_a_missing_expected_tool() {
+        let multi = label(json!({"session_id": "s", "expected_tools": ["f", "f"],
+            "expected_args_list": [{"a": 1}, {"a": 2}]}))
+        .unwrap();
+        assert_eq!(multi.expected_tool, Expected::One("f".into()));
+        assert_eq!(multi.expected_calls("f"), ["f", "f"]);
+    }
+
+    #[test]
+    fn a_label_without_a_session_or_a_tool_is_an_error() {
+        assert!(label(json!({"expected_tool": "a"}))
+            .unwrap_err()
+            .contains("session_id"));
+        assert!(label(json!({"session_id": "s"}))
+            .unwrap_err()
+            .contains("expected_tool"));
+        assert!(label(json!({"session_id": "s", "expected_tool": 3})).is_err());
+    }
+
+    #[test]
+    fn mismatched_args_list_is_an_error() {
+        let error = label(json!({"session_id": "s", "expected_tools": ["f"],
+            "expected_args_list": [{}, {}]}))
+        .unwrap_err();
+        assert!(error.contains("2 entries"), "{error}");
+    }
+}

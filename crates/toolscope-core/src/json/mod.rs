@@ -1,0 +1,93 @@
+//! Reading JSON as real tools export it.
+//!
+//! Exports hold things `serde_json` rejects or silently changes: a UTF-8 BOM, UTF-16 text, bytes
+//! that are not UTF-8, Python's `NaN` and `Infinity`, lone surrogate escapes, very deep nesting,
+//! integers beyond 64 bits, and lines that are not JSON at all. Reading goes in three steps, each
+//! of which reports what it finds as [`Diagnostic`]s and never gives up on the whole file:
+//!
+//! 1. [`decode_text`]: bytes to text.
+//! 2. [`split_records`]: text to [`Record`]s (JSON Lines, the elements of one top-level array, or a
+//!    sequence of possibly pretty-printed values), each with the file line and column it starts at.
+//! 3. [`parse_record`]: one record to any `DeserializeOwned` type. Clean records go straight
+//!    through `serde_json`; only a record that fails is sanitised and retried.
+//!
+//! No step panics, whatever the input.
+
+mod decode;
+mod lenient;
+mod locate;
+mod numbers;
+mod sanitise;
+mod scan;
+mod split;
+
+#[cfg(test)]
+mod tests;
+
+use crate::diagnostic::Diagnostic;
+use serde::de::DeserializeOwned;
+
+pub use decode::decode_text;
+pub use split::split_records;
+
+/// The deepest nesting of arrays and objects a record may have; deeper records are left out with
+/// an error, so that parsing never recurses without bound (WebAssembly has a small stack).
+pub const MAX_DEPTH: usize = 128;
+
+/// How a file's records are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// JSON Lines: every non-blank line is one record.
+    Lines,
+    /// One top-level JSON array: its elements are the records.
+    Array,
+    /// One or more top-level JSON values, possibly pretty-printed over many lines, that are not a
+    /// single array: each value is a record.
+    Document,
+}
+
+/// One record (a JSON Lines line, an array element, or a top-level value) and where it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Record<'a> {
+    /// The record's text, without surrounding whitespace.
+    pub text: &'a str,
+    /// 1-based line in the file where the record starts.
+    pub line: usize,
+    /// 1-based column (in characters) on that line where the record starts.
+    pub column: usize,
+    /// 0-based position of the record among the records of its file.
+    pub index: usize,
+}
+
+/// A file's text cut into records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split<'a> {
+    /// How the records were laid out in the file.
+    pub layout: Layout,
+    /// The records, in file order.
+    pub records: Vec<Record<'a>>,
+}
+
+/// Parses one record leniently into any `DeserializeOwned` type (`serde_json::Value` or a typed
+/// struct).
+///
+/// A clean record costs one `serde_json::from_str` plus a cheap scan for integers beyond 64 bits
+/// (which `serde_json` reads as floats; each such record gets a warning). A record that fails is
+/// scanned once: `NaN`, `Infinity` and `-Infinity` outside strings become `null` and lone
+/// surrogate escapes become `\uFFFD` (a warning each), nesting deeper than [`MAX_DEPTH`] is an
+/// error, and the sanitised copy is parsed again. Any remaining failure is returned as an error
+/// [`Diagnostic`] at the file line and column where `serde_json` stopped. Warnings go to
+/// `warnings` only when the record is read.
+pub fn parse_record<T: DeserializeOwned>(
+    file: &str,
+    record: &Record<'_>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<T, Diagnostic> {
+    match serde_json::from_str::<T>(record.text) {
+        Ok(value) => {
+            numbers::warn_big_integers(file, record, warnings);
+            Ok(value)
+        }
+        Err(error) => lenient::recover(file, record, error, warnings),
+    }
+}

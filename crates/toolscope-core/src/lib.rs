@@ -1,0 +1,43 @@
+//! toolscope's engine: bytes of exported agent traces (and optional tool catalogs, ordering rules
+//! and labels) in, one [`Report`] out. No file system, no clock, no network: the same code runs
+//! natively in the `toolscope` CLI and as WebAssembly in the page, so both give the same numbers
+//! for the same input.
+//!
+//! ```
+//! use toolscope_core::{analyze, InputFile, Options, Role};
+//!
+//! let tools = br#"{"lookup_order": {"type": "object", "required": ["order_id"]}}"#;
+//! let calls = br#"[{"name": "lookup_order", "args": {}}, {"name": "refund_order", "args": {}}]"#;
+//! let report = analyze(
+//!     &[
+//!         InputFile { name: "tools.json", bytes: tools, role: Role::Catalog },
+//!         InputFile { name: "calls.json", bytes: calls, role: Role::Traces },
+//!     ],
+//!     &Options::default(),
+//! );
+//! let lines: Vec<String> = report.problems.iter().map(|p| p.seed_line()).collect();
+//! assert_eq!(lines, [
+//!     "step 1: lookup_order: \"order_id\" is a required property",
+//!     "step 2: unknown tool 'refund_order'",
+//! ]);
+//! ```
+
+mod analyze;
+pub mod checks;
+pub mod diagnostic;
+pub mod drift;
+pub mod formats;
+mod input;
+pub mod inputs;
+pub mod json;
+pub mod metrics;
+pub mod model;
+pub mod report;
+
+pub use analyze::analyze;
+pub use diagnostic::{Diagnostic, Severity};
+pub use input::{InputFile, Options, Role};
+pub use report::Report;
+
+/// This engine's version, shown by the page and the CLI.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,9 @@
+//! Metrics of tool selection against labels.
+
+pub mod args_match;
+pub mod outcome;
+pub mod rate;
+pub mod selection;
+pub mod wilson;
+
+pub use rate::Rate;

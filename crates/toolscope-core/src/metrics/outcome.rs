@@ -1,0 +1,208 @@
+//! One labelled turn scored: the seed's `ToolSelectionResult`, extended with acceptable sets,
+//! multiset missing/extra calls and both argument modes.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::args_match::{all_matched, args_match, ArgsMode};
+use crate::inputs::labels::{Expected, Label};
+use crate::model::{Turn, NO_TOOL};
+
+/// How one labelled turn went.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TurnOutcome {
+    /// The session.
+    pub session_id: String,
+    /// The session's agent, if known.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub agent_id: Option<String>,
+    /// 0-based turn index.
+    pub turn: usize,
+    /// What the label expected first.
+    pub expected_tool: Expected,
+    /// The turn's first call's tool, or "none".
+    pub actual_tool: String,
+    /// The row this turn counts under: the actual tool when the label accepts it, else the
+    /// label's (first) tool.
+    pub counted_as: String,
+    /// Whether the label accepts the actual tool.
+    pub is_correct: bool,
+    /// Whether the arguments match exactly; null when the label gives no arguments.
+    pub args_exact: Option<bool>,
+    /// Whether the labelled arguments are a subset of the actual ones; null likewise.
+    pub args_subset: Option<bool>,
+    /// Every tool called in the turn, in order.
+    pub called: Vec<String>,
+    /// The 1-based steps of those calls in the session.
+    pub steps: Vec<usize>,
+    /// Calls beyond the expected ones (multiset difference).
+    pub extra: Vec<String>,
+    /// Expected calls that were not made (multiset difference).
+    pub missing: Vec<String>,
+    /// Tools the label forbids.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub should_not_call: Vec<String>,
+    /// Tools called that the label forbids.
+    pub should_not_call_violations: Vec<String>,
+    /// The label's task outcome, if given.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub task_success: Option<bool>,
+    /// The seed's `compute_score`.
+    pub score: f64,
+}
+
+/// Scores one turn against its label. `mode` picks the argument comparison the score uses.
+pub fn score_turn(
+    label: &Label,
+    turn: &Turn<'_>,
+    agent_id: Option<&str>,
+    mode: ArgsMode,
+) -> TurnOutcome {
+    let called: Vec<String> = turn
+        .calls
+        .iter()
+        .map(|(_, call)| call.name.clone())
+        .collect();
+    let actual_tool = called
+        .first()
+        .cloned()
+        .unwrap_or_else(|| NO_TOOL.to_string());
+    let is_correct = label.expected_tool.accepts(&actual_tool);
+    let counted_as = if is_correct {
+        actual_tool.clone()
+    } else {
+        label.expected_tool.primary().to_string()
+    };
+    let expected_calls = label.expected_calls(&actual_tool);
+    let (extra, missing) = multiset_difference(&called, &expected_calls);
+    let args_exact = args_correct(label, turn, &actual_tool, is_correct, ArgsMode::Exact);
+    let args_subset = args_correct(label, turn, &actual_tool, is_correct, ArgsMode::Subset);
+    let args_for_score = match mode {
+        ArgsMode::Exact => args_exact,
+        ArgsMode::Subset => args_subset,
+    };
+    // A label that states no arguments asserts nothing about them: they count as right.
+    let score = compute_score(
+        is_correct,
+        args_for_score.unwrap_or(true),
+        extra.len(),
+        missing.len(),
+    );
+    let should_not_call_violations = called
+        .iter()
+        .filter(|name| label.should_not_call.contains(name))
+        .cloned()
+        .collect();
+    TurnOutcome {
+        session_id: label.session_id.clone(),
+        agent_id: agent_id.map(str::to_string),
+        turn: label.turn,
+        expected_tool: label.expected_tool.clone(),
+        actual_tool,
+        counted_as,
+        is_correct,
+        args_exact,
+        args_subset,
+        steps: turn.calls.iter().map(|(step, _)| *step).collect(),
+        called,
+        extra,
+        missing,
+        should_not_call: label.should_not_call.clone(),
+        should_not_call_violations,
+        task_success: label.task_success,
+        score,
+    }
+}
+
+/// The seed's `compute_score`: 0 for the wrong tool; else 0.5, plus 0.3 for right arguments,
+/// less 0.1 per extra call and 0.2 per missing one, never below 0.
+pub fn compute_score(correct_tool: bool, args_correct: bool, extra: usize, missing: usize) -> f64 {
+    if !correct_tool {
+        return 0.0;
+    }
+    let mut base = 0.5;
+    if args_correct {
+        base += 0.3;
+    }
+    let penalty = extra as f64 * 0.1 + missing as f64 * 0.2;
+    (base - penalty).max(0.0)
+}
+
+fn args_correct(
+    label: &Label,
+    turn: &Turn<'_>,
+    actual_tool: &str,
+    is_correct: bool,
+    mode: ArgsMode,
+) -> Option<bool> {
+    if let (Some(tools), Some(args_list)) = (&label.expected_tools, &label.expected_args_list) {
+        let actual: Vec<(&str, Option<&Value>)> = turn
+            .calls
+            .iter()
+            .map(|(_, call)| (call.name.as_str(), call.args.json()))
+            .collect();
+        let expected: Vec<(&str, &Value)> =
+            tools.iter().map(String::as_str).zip(args_list).collect();
+        return Some(is_correct && all_matched(&actual, &expected, mode));
+    }
+    let expected = label.expected_args.as_ref()?;
+    if !is_correct || actual_tool == NO_TOOL {
+        return Some(false);
+    }
+    let first_args = turn.calls.first().and_then(|(_, call)| call.args.json());
+    Some(first_args.is_some_and(|args| args_match(args, expected, mode)))
+}
+
+/// `(actual - expected, expected - actual)` as multisets, each in the order of its source.
+pub fn multiset_difference(actual: &[String], expected: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut remaining: BTreeMap<&str, usize> = BTreeMap::new();
+    for name in expected {
+        *remaining.entry(name).or_default() += 1;
+    }
+    let mut extra = Vec::new();
+    for name in actual {
+        match remaining.get_mut(name.as_str()) {
+            Some(count) if *count > 0 => *count -= 1,
+            _ => extra.push(name.clone()),
+        }
+    }
+    let mut missing = Vec::new();
+    for name in expected {
+        if let Some(count) = remaining.get_mut(name.as_str()) {
+            if *count > 0 {
+                *count -= 1;
+                missing.push(name.clone());
+            }
+        }
+    }
+    (extra, missing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn compute_score_matches_the_seed() {
+        assert_eq!(compute_score(false, true, 0, 0), 0.0);
+        assert_eq!(compute_score(true, false, 0, 0), 0.5);
+        assert!((compute_score(true, true, 1, 0) - 0.7).abs() < 1e-12);
+        assert_eq!(compute_score(true, false, 2, 2), 0.0);
+    }
+
+    #[test]
+    fn missing_and_extra_are_multisets() {
+        let (extra, missing) = multiset_difference(&names(&["f"]), &names(&["f", "f"]));
+        assert!(extra.is_empty());
+        assert_eq!(missing, ["f"]);
+        let (extra, missing) = multiset_difference(&names(&["a", "b", "a"]), &names(&["a"]));
+        assert_eq!(extra, ["b", "a"]);
+        assert!(missing.is_empty());
+    }
+}

@@ -1,0 +1,261 @@
+//! Tool selection against labels: per-tool precision and recall with a "none" class, the
+//! confusion matrix, and the seed 002 aggregates.
+//!
+//! Counting follows the seed's `selection_report`: when the label accepts the actual tool it is
+//! a true positive for that tool; otherwise a false positive for the actual tool and a false
+//! negative for the expected one (the first of an acceptable set).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::outcome::TurnOutcome;
+use super::rate::{ratio, Rate};
+use super::wilson::wilson_95;
+
+/// Below this many labelled turns, a tool's numbers are flagged as too few to trust.
+pub const DEFAULT_MIN_SUPPORT: u64 = 10;
+
+/// One tool's selection numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolRow {
+    /// The tool ("none" for no call).
+    pub tool: String,
+    /// Turns where it was expected and called.
+    pub tp: u64,
+    /// Turns where it was called but another was expected.
+    pub fp: u64,
+    /// Turns where it was expected but another was called.
+    #[serde(rename = "fn")]
+    pub fn_: u64,
+    /// tp / (tp + fp), null when it was never called.
+    pub precision: Option<f64>,
+    /// tp / (tp + fn), null when it was never expected.
+    pub recall: Option<f64>,
+    /// 2 tp / (2 tp + fp + fn).
+    pub f1: Option<f64>,
+    /// Turns where it was expected: tp + fn.
+    pub support: u64,
+    /// 95 % Wilson interval of the precision.
+    pub precision_ci: Option<[f64; 2]>,
+    /// 95 % Wilson interval of the recall.
+    pub recall_ci: Option<[f64; 2]>,
+    /// Whether support is below the trust threshold.
+    pub is_low_support: bool,
+}
+
+/// Expected × actual counts over the labelled turns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Confusion {
+    /// Row and column labels, sorted ("none" included).
+    pub labels: Vec<String>,
+    /// `matrix[expected][actual]`: how many turns.
+    pub matrix: Vec<Vec<u64>>,
+}
+
+/// An off-diagonal cell: turns where `expected` was wanted and `actual` called.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfusedPair {
+    /// The labelled tool.
+    pub expected: String,
+    /// The tool called.
+    pub actual: String,
+    /// How many turns.
+    pub count: u64,
+}
+
+/// Everything measured against labels.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Selection {
+    /// Labelled turns scored.
+    pub turns: u64,
+    /// One row per tool, sorted by name.
+    pub per_tool: Vec<ToolRow>,
+    /// The confusion matrix.
+    pub confusion: Confusion,
+    /// Off-diagonal cells, most frequent first.
+    pub confused_pairs: Vec<ConfusedPair>,
+    /// Turns whose first call the label accepts.
+    pub tool_accuracy: Rate,
+    /// Turns with exactly the labelled arguments, out of turns whose label gives arguments.
+    pub args_accuracy_exact: Rate,
+    /// Turns whose arguments include the labelled ones, out of the same.
+    pub args_accuracy_subset: Rate,
+    /// Mean number of calls beyond the expected ones per turn.
+    pub avg_extra_calls: Option<f64>,
+    /// Sum of extra calls.
+    pub extra_calls: u64,
+    /// Sum of expected calls not made.
+    pub missing_calls: u64,
+    /// Turns that called a forbidden tool, out of turns whose label forbids any.
+    pub should_not_call_violations: Rate,
+    /// Mean of the seed's `compute_score`.
+    pub mean_score: Option<f64>,
+    /// Labelled task successes, out of turns whose label says.
+    pub task_success: Rate,
+    /// The support threshold used for `is_low_support`.
+    pub min_support: u64,
+    /// Every scored turn, for drilling down from any number to its turns.
+    pub outcomes: Vec<TurnOutcome>,
+}
+
+/// The seed's per-tool counting over (expected, actual) pairs: `(tp, fp, fn)` by tool.
+pub fn count_pairs<'a>(
+    pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> BTreeMap<String, [u64; 3]> {
+    let mut counts: BTreeMap<String, [u64; 3]> = BTreeMap::new();
+    for (expected, actual) in pairs {
+        if expected == actual {
+            counts.entry(expected.to_string()).or_default()[0] += 1;
+        } else {
+            counts.entry(actual.to_string()).or_default()[1] += 1;
+            counts.entry(expected.to_string()).or_default()[2] += 1;
+        }
+    }
+    counts
+}
+
+/// One per-tool row from its counts.
+pub fn tool_row(tool: &str, [tp, fp, fn_]: [u64; 3], min_support: u64) -> ToolRow {
+    let support = tp + fn_;
+    ToolRow {
+        tool: tool.to_string(),
+        tp,
+        fp,
+        fn_,
+        precision: ratio(tp as f64, (tp + fp) as f64),
+        recall: ratio(tp as f64, support as f64),
+        f1: ratio(2.0 * tp as f64, (2 * tp + fp + fn_) as f64),
+        support,
+        precision_ci: wilson_95(tp, tp + fp),
+        recall_ci: wilson_95(tp, support),
+        is_low_support: support < min_support,
+    }
+}
+
+/// The seed's `selection_report` printout: one line per tool, `nan` where undefined.
+pub fn seed_report_lines(rows: &[ToolRow]) -> Vec<String> {
+    let show = |value: Option<f64>| value.map_or_else(|| "nan".to_string(), |v| format!("{v:.2}"));
+    rows.iter()
+        .map(|row| {
+            format!(
+                "{:14} precision {}  recall {}",
+                row.tool,
+                show(row.precision),
+                show(row.recall)
+            )
+        })
+        .collect()
+}
+
+/// Aggregates scored turns.
+pub fn summarize(outcomes: Vec<TurnOutcome>, min_support: u64) -> Selection {
+    let counts = count_pairs(
+        outcomes
+            .iter()
+            .map(|o| (o.counted_as.as_str(), o.actual_tool.as_str())),
+    );
+    let per_tool: Vec<ToolRow> = counts
+        .iter()
+        .map(|(tool, &counts)| tool_row(tool, counts, min_support))
+        .collect();
+    let labels: Vec<String> = counts.keys().cloned().collect();
+    let index: BTreeMap<&str, usize> = labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.as_str(), i))
+        .collect();
+    let mut matrix = vec![vec![0u64; labels.len()]; labels.len()];
+    for outcome in &outcomes {
+        matrix[index[outcome.counted_as.as_str()]][index[outcome.actual_tool.as_str()]] += 1;
+    }
+    let mut confused_pairs: Vec<ConfusedPair> = Vec::new();
+    for (row, expected) in labels.iter().enumerate() {
+        for (column, actual) in labels.iter().enumerate() {
+            if row != column && matrix[row][column] > 0 {
+                confused_pairs.push(ConfusedPair {
+                    expected: expected.clone(),
+                    actual: actual.clone(),
+                    count: matrix[row][column],
+                });
+            }
+        }
+    }
+    confused_pairs.sort_by(|a, b| {
+        b.count
+            .cmp(&a.count)
+            .then_with(|| (&a.expected, &a.actual).cmp(&(&b.expected, &b.actual)))
+    });
+
+    let turns = outcomes.len() as u64;
+    let count_where =
+        |f: &dyn Fn(&TurnOutcome) -> bool| outcomes.iter().filter(|o| f(o)).count() as u64;
+    let with_args = count_where(&|o| o.args_exact.is_some());
+    let extra_calls: u64 = outcomes.iter().map(|o| o.extra.len() as u64).sum();
+    Selection {
+        turns,
+        tool_accuracy: Rate::new(count_where(&|o| o.is_correct), turns),
+        args_accuracy_exact: Rate::new(count_where(&|o| o.args_exact == Some(true)), with_args),
+        args_accuracy_subset: Rate::new(count_where(&|o| o.args_subset == Some(true)), with_args),
+        avg_extra_calls: ratio(extra_calls as f64, turns as f64),
+        extra_calls,
+        missing_calls: outcomes.iter().map(|o| o.missing.len() as u64).sum(),
+        should_not_call_violations: Rate::new(
+            count_where(&|o| !o.should_not_call_violations.is_empty()),
+            count_where(&|o| !o.should_not_call.is_empty()),
+        ),
+        mean_score: ratio(outcomes.iter().map(|o| o.score).sum(), turns as f64),
+        task_success: Rate::new(
+            count_where(&|o| o.task_success == Some(true)),
+            count_where(&|o| o.task_success.is_some()),
+        ),
+        per_tool,
+        confusion: Confusion { labels, matrix },
+        confused_pairs,
+        min_support,
+        outcomes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reproduces_the_seeds_selection_report() {
+        let pairs = [
+            ("lookup_order", "lookup_order"),
+            ("lookup_order", "search_docs"),
+            ("none", "search_docs"),
+            ("search_docs", "search_docs"),
+            ("none", "none"),
+            ("issue_refund", "issue_refund"),
+        ];
+        let rows: Vec<ToolRow> = count_pairs(pairs)
+            .iter()
+            .map(|(tool, &counts)| tool_row(tool, counts, DEFAULT_MIN_SUPPORT))
+            .collect();
+        assert_eq!(
+            seed_report_lines(&rows),
+            [
+                "issue_refund   precision 1.00  recall 1.00",
+                "lookup_order   precision 1.00  recall 0.50",
+                "none           precision 1.00  recall 0.50",
+                "search_docs    precision 0.33  recall 1.00",
+            ]
+        );
+    }
+
+    #[test]
+    fn undefined_precision_is_null_and_prints_nan() {
+        let row = tool_row("t", [0, 0, 3], 10);
+        assert_eq!(row.precision, None);
+        assert_eq!(row.recall, Some(0.0));
+        assert_eq!(row.f1, Some(0.0));
+        assert!(row.is_low_support);
+        assert_eq!(
+            seed_report_lines(&[row]),
+            ["t              precision nan  recall 0.00"]
+        );
+    }
+}

@@ -1,0 +1,51 @@
+//! Wilson score intervals: a confidence interval for a proportion that stays inside [0, 1] and
+//! behaves at small counts, where the normal approximation does not.
+
+use statrs::distribution::{ContinuousCDF, Normal};
+
+/// The two-sided 95 % Wilson interval of `successes` out of `trials`, or None for 0 trials.
+pub fn wilson_95(successes: u64, trials: u64) -> Option<[f64; 2]> {
+    wilson(successes, trials, 0.95)
+}
+
+/// The two-sided Wilson interval at `confidence` (e.g. 0.95).
+pub fn wilson(successes: u64, trials: u64, confidence: f64) -> Option<[f64; 2]> {
+    if trials == 0 {
+        return None;
+    }
+    let z = Normal::standard().inverse_cdf(1.0 - (1.0 - confidence) / 2.0);
+    let n = trials as f64;
+    let p = successes as f64 / n;
+    let z2 = z * z;
+    let denominator = 1.0 + z2 / n;
+    let center = (p + z2 / (2.0 * n)) / denominator;
+    let half = z / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Some([(center - half).max(0.0), (center + half).min(1.0)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-6
+    }
+
+    #[test]
+    fn matches_statsmodels_proportion_confint_wilson() {
+        // statsmodels.stats.proportion.proportion_confint(7, 10, method="wilson")
+        let [low, high] = wilson_95(7, 10).unwrap();
+        assert!(
+            close(low, 0.396_774_3) && close(high, 0.892_209_4),
+            "{low} {high}"
+        );
+        // proportion_confint(0, 5, method="wilson")
+        let [low, high] = wilson_95(0, 5).unwrap();
+        assert!(close(low, 0.0) && close(high, 0.434_482_6), "{low} {high}");
+    }
+
+    #[test]
+    fn no_trials_no_interval() {
+        assert_eq!(wilson_95(0, 0), None);
+    }
+}

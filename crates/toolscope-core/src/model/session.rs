@@ -1,0 +1,158 @@
+//! Sessions, events, calls and results.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::ToolDef;
+
+/// Where a record came from in the input, so a problem can point back at it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Origin {
+    /// The input file's name as the user gave it.
+    pub file: String,
+    /// 1-based line where the record starts.
+    pub line: usize,
+}
+
+/// One agent session: a conversation with its tool calls, in order.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Session {
+    /// The session's identifier, unique across the inputs.
+    pub session_id: String,
+    /// The agent (or agent version) that ran it, when the export says.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub agent_id: Option<String>,
+    /// When it started, as the export wrote it (never parsed: the core has no clock).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub started_at: Option<String>,
+    /// The tool definitions the agent was given, when the export carries them.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub tools: Option<Vec<ToolDef>>,
+    /// The events, in the order they happened.
+    pub events: Vec<Event>,
+    /// Where the session was read from.
+    pub origin: Origin,
+}
+
+/// One thing that happened in a session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A user message; it starts a new turn.
+    User {
+        /// The message as text.
+        content: String,
+    },
+    /// An assistant reply (text, not a tool call).
+    Assistant {
+        /// The reply as text.
+        content: String,
+    },
+    /// The agent called a tool.
+    ToolUse(ToolCall),
+    /// A tool returned.
+    ToolResult(ToolResult),
+}
+
+/// A tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// Links the call to its result, when the format has such ids.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub call_id: Option<String>,
+    /// The tool's name, as the agent wrote it.
+    pub name: String,
+    /// The arguments.
+    pub args: Args,
+}
+
+/// A call's arguments: decoded JSON, or the raw text when it does not decode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Args {
+    /// Arguments that are (or decoded to) a JSON value.
+    Json(Value),
+    /// Arguments sent as a string that is not JSON (OpenAI sends arguments as a JSON string,
+    /// and a model can write a broken one).
+    Malformed {
+        /// The string exactly as sent.
+        raw: String,
+        /// Why it does not decode.
+        error: String,
+    },
+}
+
+impl Args {
+    /// Arguments as the agent sent them: a JSON value, or a string that should hold JSON.
+    /// A string that decodes becomes its value; one that does not stays raw.
+    pub fn from_sent(value: Value) -> Args {
+        match value {
+            Value::String(text) => match serde_json::from_str::<Value>(&text) {
+                Ok(decoded) => Args::Json(decoded),
+                Err(error) => Args::Malformed {
+                    raw: text,
+                    error: error.to_string(),
+                },
+            },
+            other => Args::Json(other),
+        }
+    }
+
+    /// The decoded value, if the arguments decoded.
+    pub fn json(&self) -> Option<&Value> {
+        match self {
+            Args::Json(value) => Some(value),
+            Args::Malformed { .. } => None,
+        }
+    }
+}
+
+/// Whether a tool result succeeded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResultStatus {
+    /// The tool returned normally.
+    Ok,
+    /// The tool failed.
+    Error,
+}
+
+/// Who caused a tool error, where the export says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ErrorSource {
+    /// The agent's call was wrong (bad arguments, a call that cannot succeed).
+    Agent,
+    /// The environment failed (timeout, outage): not the agent's fault, but handling it is.
+    Environment,
+}
+
+/// A tool's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The call this result answers, when the format links them.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub call_id: Option<String>,
+    /// Ok or error.
+    pub status: ResultStatus,
+    /// What the tool returned, as text.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub content: Option<String>,
+    /// Who caused the error, where known.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub error_source: Option<ErrorSource>,
+    /// True when the error status was inferred (from an "Error: " prefix, say) rather than
+    /// stated by the export.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub is_status_inferred: bool,
+}
+
+impl Session {
+    /// The session's tool calls in order; their 1-based position is the call's step.
+    pub fn calls(&self) -> impl Iterator<Item = &ToolCall> {
+        self.events.iter().filter_map(|event| match event {
+            Event::ToolUse(call) => Some(call),
+            _ => None,
+        })
+    }
+}

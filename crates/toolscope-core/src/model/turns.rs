@@ -1,0 +1,115 @@
+//! Turns: a turn starts at a user event. Events before the first user event belong to turn 0,
+//! and so does the first user event itself; a session with no user event is one turn, turn 0.
+
+use super::{Event, Session, ToolCall};
+
+/// One turn of a session, with the calls made in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn<'s> {
+    /// 0-based turn index within the session.
+    pub turn: usize,
+    /// The user message that opened it, if any.
+    pub user_content: Option<&'s str>,
+    /// The calls in the turn, each with its 1-based step over the whole session.
+    pub calls: Vec<(usize, &'s ToolCall)>,
+}
+
+/// Splits a session into turns.
+pub fn turns_of(session: &Session) -> Vec<Turn<'_>> {
+    let mut turns: Vec<Turn<'_>> = vec![Turn {
+        turn: 0,
+        user_content: None,
+        calls: Vec::new(),
+    }];
+    let mut seen_user = false;
+    let mut step = 0;
+    for event in &session.events {
+        match event {
+            Event::User { content } => {
+                if seen_user {
+                    turns.push(Turn {
+                        turn: turns.len(),
+                        user_content: Some(content),
+                        calls: Vec::new(),
+                    });
+                } else {
+                    seen_user = true;
+                    turns[0].user_content = Some(content);
+                }
+            }
+            Event::ToolUse(call) => {
+                step += 1;
+                let last = turns.len() - 1;
+                turns[last].calls.push((step, call));
+            }
+            Event::Assistant { .. } | Event::ToolResult(_) => {}
+        }
+    }
+    turns
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Args, Origin};
+
+    fn call(name: &str) -> Event {
+        Event::ToolUse(ToolCall {
+            call_id: None,
+            name: name.into(),
+            args: Args::Json(serde_json::json!({})),
+        })
+    }
+
+    fn user(text: &str) -> Event {
+        Event::User {
+            content: text.into(),
+        }
+    }
+
+    fn session(events: Vec<Event>) -> Session {
+        Session {
+            session_id: "s".into(),
+            events,
+            origin: Origin::default(),
+            ..Session::default()
+        }
+    }
+
+    #[test]
+    fn events_before_the_first_user_event_join_turn_zero() {
+        let s = session(vec![
+            call("a"),
+            user("hi"),
+            call("b"),
+            user("again"),
+            call("c"),
+        ]);
+        let turns = turns_of(&s);
+        assert_eq!(turns.len(), 2);
+        let names = |t: &Turn| {
+            t.calls
+                .iter()
+                .map(|(_, c)| c.name.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&turns[0]), ["a", "b"]);
+        assert_eq!(names(&turns[1]), ["c"]);
+        assert_eq!(turns[1].calls[0].0, 3, "steps count over the whole session");
+        assert_eq!(turns[1].user_content, Some("again"));
+    }
+
+    #[test]
+    fn a_session_without_user_events_is_turn_zero() {
+        let turns = turns_of(&session(vec![call("a"), call("b")]));
+        assert_eq!(turns.len(), 1);
+        assert_eq!(turns[0].calls.len(), 2);
+    }
+
+    #[test]
+    fn a_turn_without_calls_is_kept() {
+        let turns = turns_of(&session(vec![user("a"), user("b")]));
+        assert_eq!(turns.len(), 2);
+        assert!(turns[1].calls.is_empty());
+    }
+}

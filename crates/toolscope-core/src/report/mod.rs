@@ -1,0 +1,58 @@
+//! The report: everything toolscope found, as one serialisable value. The CLI prints it as JSON
+//! (`toolscope report --json`) and the page renders it; both come from [`crate::analyze`].
+//! Its JSON is documented in docs/report-json.md.
+
+mod summary;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub use summary::{summarize_checks, KindCount, SessionSummary, Summary, ToolUsage};
+
+use crate::checks::problem::Problem;
+use crate::diagnostic::Diagnostic;
+use crate::drift::DriftItem;
+use crate::formats::TraceFormat;
+use crate::input::Role;
+use crate::metrics::selection::Selection;
+
+/// The whole report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The engine version that made it.
+    pub toolscope_version: String,
+    /// Each input file, what it was read as, and how much it held.
+    pub inputs: Vec<InputSummary>,
+    /// The headline numbers.
+    pub summary: Summary,
+    /// Every problem: worst sessions first, then by step.
+    pub problems: Vec<Problem>,
+    /// Every session's numbers, worst first.
+    pub sessions: Vec<SessionSummary>,
+    /// Per tool: calls, problems, errors.
+    pub tools: Vec<ToolUsage>,
+    /// Selection against labels, when labels were given.
+    pub selection: Option<Selection>,
+    /// Differences between the tools the agent saw and the catalog file.
+    pub drift: Vec<DriftItem>,
+    /// Problems with the input itself.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// One input file as read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputSummary {
+    /// The file's name.
+    pub file: String,
+    /// Its role.
+    pub role: Role,
+    /// For traces: the detected format.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub format: Option<TraceFormat>,
+    /// Why that format (or role) was chosen.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub reason: Option<String>,
+    /// What was read: sessions, labels, tools or rules, by name.
+    pub counts: BTreeMap<String, u64>,
+}

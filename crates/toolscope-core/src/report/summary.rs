@@ -1,0 +1,205 @@
+//! Headline numbers of the checks, per call and per session, so that a session with 200 calls
+//! does not outweigh fifty short ones.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::checks::problem::{Problem, ProblemKind};
+use crate::checks::tool_errors::ToolErrorCounts;
+use crate::checks::SessionFindings;
+use crate::metrics::rate::{ratio, Rate};
+use crate::model::{turns_of, Origin, Session};
+
+/// The headline numbers.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Sessions read.
+    pub sessions: u64,
+    /// Tool calls in them.
+    pub calls: u64,
+    /// Turns in them.
+    pub turns: u64,
+    /// Problems that count against a call (every kind but schema_undecidable).
+    pub problems: u64,
+    /// Calls whose schema check could not be decided.
+    pub undecidable_calls: u64,
+    /// Calls with at least one problem, out of all calls.
+    pub calls_with_problems: Rate,
+    /// Sessions with at least one problem, out of all sessions.
+    pub sessions_with_problems: Rate,
+    /// The mean over sessions with calls of each session's share of calls with problems.
+    pub mean_session_problem_rate: Option<f64>,
+    /// Per problem kind: problems, calls and sessions with it.
+    pub by_kind: BTreeMap<ProblemKind, KindCount>,
+    /// Tool results and errors over all sessions.
+    pub tool_errors: ToolErrorCounts,
+    /// Error results, out of all results.
+    pub tool_error_rate: Rate,
+    /// Sessions with at least one tool error, out of all sessions.
+    pub sessions_with_tool_errors: Rate,
+    /// Sessions checked without any tool catalog (no unknown-tool or schema checks for them).
+    pub sessions_without_catalog: u64,
+}
+
+/// How often one kind of problem occurred.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KindCount {
+    /// Problems of this kind.
+    pub problems: u64,
+    /// Calls with at least one.
+    pub calls: u64,
+    /// Sessions with at least one.
+    pub sessions: u64,
+}
+
+/// One session's numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionSummary {
+    /// The session.
+    pub session_id: String,
+    /// Its agent, if known.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub agent_id: Option<String>,
+    /// Where it was read from.
+    pub origin: Origin,
+    /// Tool calls.
+    pub calls: u64,
+    /// Turns.
+    pub turns: u64,
+    /// Problems counting against calls.
+    pub problems: u64,
+    /// Calls with at least one such problem.
+    pub calls_with_problems: u64,
+    /// Problems by kind (undecidable ones included).
+    pub problems_by_kind: BTreeMap<ProblemKind, u64>,
+    /// Tool results and errors.
+    pub tool_errors: ToolErrorCounts,
+    /// Whether it was checked without a tool catalog.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub is_without_catalog: bool,
+}
+
+/// One tool's use across the sessions.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolUsage {
+    /// The tool name as called.
+    pub tool: String,
+    /// How many calls.
+    pub calls: u64,
+    /// Calls with at least one problem counting against them.
+    pub calls_with_problems: u64,
+    /// Problems counting against its calls.
+    pub problems: u64,
+    /// Error results of its calls.
+    pub errors: u64,
+}
+
+/// Builds the summary, the per-session rows (worst first) and the per-tool rows from each
+/// session's findings; also returns the problems in report order.
+pub fn summarize_checks(
+    sessions: &[Session],
+    findings: Vec<(SessionFindings, bool)>,
+) -> (Summary, Vec<SessionSummary>, Vec<ToolUsage>, Vec<Problem>) {
+    let mut summary = Summary {
+        sessions: sessions.len() as u64,
+        ..Summary::default()
+    };
+    let mut rows: Vec<(SessionSummary, Vec<Problem>)> = Vec::with_capacity(sessions.len());
+    let mut tools: BTreeMap<String, ToolUsage> = BTreeMap::new();
+    let mut session_rates = Vec::new();
+    let mut sessions_with_problems = 0;
+    let mut sessions_with_errors = 0;
+    for (session, (found, is_without_catalog)) in sessions.iter().zip(findings) {
+        for call in session.calls() {
+            tools.entry(call.name.clone()).or_default().calls += 1;
+        }
+        for (tool, errors) in &found.errors_by_tool {
+            tools.entry(tool.clone()).or_default().errors += errors;
+        }
+        let mut failed_steps: BTreeSet<usize> = BTreeSet::new();
+        let mut by_kind: BTreeMap<ProblemKind, u64> = BTreeMap::new();
+        let mut kind_steps: BTreeMap<ProblemKind, BTreeSet<usize>> = BTreeMap::new();
+        let mut tool_problem_steps: BTreeSet<usize> = BTreeSet::new();
+        for problem in &found.problems {
+            *by_kind.entry(problem.kind).or_default() += 1;
+            kind_steps
+                .entry(problem.kind)
+                .or_default()
+                .insert(problem.step);
+            if problem.kind.is_failure() {
+                failed_steps.insert(problem.step);
+                let usage = tools.entry(problem.tool.clone()).or_default();
+                usage.problems += 1;
+                if tool_problem_steps.insert(problem.step) {
+                    usage.calls_with_problems += 1;
+                }
+            } else {
+                summary.undecidable_calls += 1;
+            }
+        }
+        for (kind, steps) in &kind_steps {
+            let entry = summary.by_kind.entry(*kind).or_default();
+            entry.problems += by_kind[kind];
+            entry.calls += steps.len() as u64;
+            entry.sessions += 1;
+        }
+        let problems = found
+            .problems
+            .iter()
+            .filter(|p| p.kind.is_failure())
+            .count() as u64;
+        let calls = found.calls as u64;
+        summary.calls += calls;
+        summary.problems += problems;
+        summary.calls_with_problems.count += failed_steps.len() as u64;
+        summary.tool_errors.add(&found.tool_errors);
+        summary.sessions_without_catalog += u64::from(is_without_catalog);
+        sessions_with_problems += u64::from(problems > 0);
+        sessions_with_errors += u64::from(found.tool_errors.errors > 0);
+        if calls > 0 {
+            session_rates.push(failed_steps.len() as f64 / calls as f64);
+        }
+        let turns = turns_of(session).len() as u64;
+        summary.turns += turns;
+        rows.push((
+            SessionSummary {
+                session_id: session.session_id.clone(),
+                agent_id: session.agent_id.clone(),
+                origin: session.origin.clone(),
+                calls,
+                turns,
+                problems,
+                calls_with_problems: failed_steps.len() as u64,
+                problems_by_kind: by_kind,
+                tool_errors: found.tool_errors,
+                is_without_catalog,
+            },
+            found.problems,
+        ));
+    }
+    summary.calls_with_problems = Rate::new(summary.calls_with_problems.count, summary.calls);
+    summary.sessions_with_problems = Rate::new(sessions_with_problems, summary.sessions);
+    summary.mean_session_problem_rate =
+        ratio(session_rates.iter().sum(), session_rates.len() as f64);
+    summary.tool_error_rate = Rate::new(summary.tool_errors.errors, summary.tool_errors.results);
+    summary.sessions_with_tool_errors = Rate::new(sessions_with_errors, summary.sessions);
+
+    // Worst first: most problems, then most tool errors; ties keep input order.
+    rows.sort_by(|(a, _), (b, _)| {
+        b.problems
+            .cmp(&a.problems)
+            .then(b.tool_errors.errors.cmp(&a.tool_errors.errors))
+    });
+    let mut problems = Vec::with_capacity(summary.problems as usize);
+    let mut session_rows = Vec::with_capacity(rows.len());
+    for (row, found) in rows {
+        problems.extend(found);
+        session_rows.push(row);
+    }
+    let tools = tools
+        .into_iter()
+        .map(|(tool, usage)| ToolUsage { tool, ..usage })
+        .collect();
+    (summary, session_rows, tools, problems)
+}
