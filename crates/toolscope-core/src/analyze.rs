@@ -95,6 +95,7 @@ pub fn analyze(inputs: &[InputFile<'_>], options: &Options) -> Report {
     let selection =
         (!labels.is_empty()).then(|| select(&sessions, labels, options, &mut diagnostics));
     let (summary, session_rows, tools, problems) = summarize_checks(&sessions, findings);
+    sort_diagnostics(&mut diagnostics, inputs);
     Report {
         toolscope_version: crate::VERSION.to_string(),
         inputs: summaries,
@@ -240,4 +241,21 @@ fn make_ids_unique(sessions: &mut [Session], diagnostics: &mut Vec<Diagnostic>) 
             }
         }
     }
+}
+
+/// Orders diagnostics as the user gave the files, then by line, so each file's problems read
+/// top to bottom whichever step found them.
+fn sort_diagnostics(diagnostics: &mut [Diagnostic], inputs: &[InputFile<'_>]) {
+    let position: HashMap<&str, usize> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, input)| (input.name, i))
+        .rev()
+        .collect();
+    diagnostics.sort_by_key(|d| {
+        (
+            position.get(d.file.as_str()).copied().unwrap_or(usize::MAX),
+            d.line.unwrap_or(0),
+        )
+    });
 }

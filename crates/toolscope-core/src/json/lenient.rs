@@ -24,14 +24,14 @@ pub(crate) fn recover<T: DeserializeOwned>(
         // counts one level fewer than MAX_DEPTH) is worth parsing again.
         if hit_depth_limit && !too_deep {
             let value = parse_depth_checked(record.text)
-                .map_err(|e| error_diagnostic(file, record, &e, record.text, &scan))?;
+                .map_err(|e| error_diagnostic(file, record, &e, record.text, None))?;
             warn_big_integers(file, record, warnings);
             return Ok(value);
         }
         if too_deep && hit_depth_limit {
             return Err(depth_diagnostic(file, record, &scan));
         }
-        return Err(error_diagnostic(file, record, &error, record.text, &scan));
+        return Err(error_diagnostic(file, record, &error, record.text, None));
     };
     if too_deep {
         return Err(depth_diagnostic(file, record, &scan));
@@ -42,7 +42,7 @@ pub(crate) fn recover<T: DeserializeOwned>(
             warn_big_integers(file, record, warnings);
             Ok(value)
         }
-        Err(e) => Err(error_diagnostic(file, record, &e, fixed, &scan)),
+        Err(e) => Err(error_diagnostic(file, record, &e, fixed, Some(&scan))),
     }
 }
 
@@ -72,7 +72,10 @@ fn push_fix_warnings(
         let message = if count == 1 {
             format!("{literal} literal read as null")
         } else {
-            format!("{literal} literal read as null ({count} NaN/Infinity literals in this record, all read as null)")
+            format!(
+                "{literal} literal read as null \
+                 ({count} NaN/Infinity literals in this record, all read as null)"
+            )
         };
         warnings.push(located_warning(file, record, offset, message));
     }
@@ -82,7 +85,10 @@ fn push_fix_warnings(
         let message = if count == 1 {
             format!("lone surrogate {escape} replaced with U+FFFD")
         } else {
-            format!("lone surrogate {escape} replaced with U+FFFD ({count} lone surrogates in this record, all replaced)")
+            format!(
+                "lone surrogate {escape} replaced with U+FFFD \
+                 ({count} lone surrogates in this record, all replaced)"
+            )
         };
         warnings.push(located_warning(file, record, offset, message));
     }
@@ -102,30 +108,26 @@ fn depth_diagnostic(file: &str, record: &Record<'_>, scan: &Sanitised) -> Diagno
     Diagnostic::error(file, Some(line), message).at_column(column)
 }
 
-/// `error`, from parsing `parsed` (the record's text or its sanitised copy), as a diagnostic at
-/// the file line and column where it was found.
+/// `error`, from parsing `parsed` (the record's text, or its sanitised copy made by `fixes`), as
+/// a diagnostic at the file line and column where it was found.
 fn error_diagnostic(
     file: &str,
     record: &Record<'_>,
     error: &serde_json::Error,
     parsed: &str,
-    scan: &Sanitised,
+    fixes: Option<&Sanitised>,
 ) -> Diagnostic {
-    let offset = serde_offset(parsed, error.line(), error.column()).unwrap_or(0);
-    let offset = if scan.fixed.as_deref() == Some(parsed) {
-        scan.original_offset(offset)
-    } else {
-        offset
-    };
-    let (line, column) = record_position(record, offset);
+    let mut offset = serde_offset(parsed, error.line(), error.column()).unwrap_or(0);
     let mut message = readable(error);
-    if scan.fixed.as_deref() == Some(parsed) {
-        if !scan.non_finite.is_empty() {
+    if let Some(fixes) = fixes {
+        offset = fixes.original_offset(offset);
+        if !fixes.non_finite.is_empty() {
             message.push_str(" (after reading NaN/Infinity as null)");
-        } else if !scan.surrogates.is_empty() {
+        } else if !fixes.surrogates.is_empty() {
             message.push_str(" (after replacing lone surrogates)");
         }
     }
+    let (line, column) = record_position(record, offset);
     Diagnostic::error(file, Some(line), message).at_column(column)
 }
 
@@ -147,6 +149,9 @@ fn readable(error: &serde_json::Error) -> String {
                 other => other,
             };
             format!("not JSON: {what}")
+        }
+        Category::Syntax | Category::Io if bare == "number out of range" => {
+            "not JSON: number out of range (too large for a 64-bit float)".to_string()
         }
         Category::Syntax | Category::Io => format!("not JSON: {bare}"),
     }

@@ -210,7 +210,6 @@ fn errors_after_sanitising_are_located_in_the_original_text() {
 
 #[derive(Debug, Deserialize)]
 struct Session {
-    #[allow(dead_code)]
     events: Vec<Value>,
 }
 
@@ -257,4 +256,16 @@ fn typed_records_read_nan_in_ignored_fields_and_report_nan_in_required_ones() {
             .score,
         0.5
     );
+}
+
+#[test]
+fn numbers_beyond_floats_are_errors() {
+    let (value, warnings) = parse(&record("{\"a\": 1e400}", 2, 1));
+    let error = value.unwrap_err();
+    assert_eq!(
+        error.message,
+        "not JSON: number out of range (too large for a 64-bit float)"
+    );
+    assert_eq!(error.line, Some(2));
+    assert!(warnings.is_empty());
 }

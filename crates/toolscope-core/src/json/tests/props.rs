@@ -25,10 +25,12 @@ fn load_all(text: &str) {
 
 /// Text made mostly of what JSON and its breakage are made of.
 fn jsonish() -> impl Strategy<Value = String> {
-    proptest::string::string_regex(
-        "([\\[\\]{}\",:\\\\ \\n\\r\\t0-9eE.+-]|NaN|-?Infinity|\\\\u[dD][89aAbBcCdDeEfF]00|true|null|é|😀|\"a\"){0,80}",
-    )
-    .unwrap()
+    let pieces = [
+        "[\\[\\]{}\",:\\\\ \\n\\r\\t0-9eE.+-]",
+        "NaN|-?Infinity|true|null|é|😀|\"a\"",
+        "\\\\u[dD][89aAbBcCdDeEfF]00",
+    ];
+    proptest::string::string_regex(&format!("({}){{0,80}}", pieces.join("|"))).unwrap()
 }
 
 proptest! {
@@ -52,7 +54,11 @@ proptest! {
     }
 
     #[test]
-    fn jsonish_records_parse_without_panicking(text in jsonish(), line in 1usize..5, column in 1usize..5) {
+    fn jsonish_records_parse_without_panicking(
+        text in jsonish(),
+        line in 1usize..5,
+        column in 1usize..5,
+    ) {
         let record = Record { text: &text, line, column, index: 0 };
         let mut warnings = Vec::new();
         if let Err(error) = parse_record::<Value>(FILE, &record, &mut warnings) {
@@ -61,7 +67,9 @@ proptest! {
     }
 
     #[test]
-    fn valid_json_lines_read_back_unchanged(values in proptest::collection::vec(json_value(), 2..6)) {
+    fn valid_json_lines_read_back_unchanged(
+        values in proptest::collection::vec(json_value(), 2..6),
+    ) {
         let text: String = values.iter().map(|v| format!("{v}\n")).collect();
         let mut diagnostics = Vec::new();
         let split = split_records(FILE, &text, &mut diagnostics);

@@ -1,0 +1,324 @@
+//! The real `toolscope` binary on the shared fixtures: output, exit codes, diagnostics.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn fixture(path: &str) -> String {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    root.join(path).display().to_string()
+}
+
+fn toolscope() -> Command {
+    Command::cargo_bin("toolscope").expect("the toolscope binary is built")
+}
+
+fn stdout_lines(output: &std::process::Output) -> Vec<String> {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn check_prints_the_seeds_three_lines_and_exits_1() {
+    let output = toolscope()
+        .args([
+            "check",
+            "--tools",
+            &fixture("seed/tools.json"),
+            "--rules",
+            &fixture("seed/rules.json"),
+        ])
+        .arg(fixture("seed/calls.json"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout_lines(&output),
+        [
+            "step 1: issue_refund: -5 is less than or equal to the minimum of 0",
+            "step 1: issue_refund called before lookup_order",
+            "step 2: unknown tool 'refund_order'",
+        ]
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn check_on_clean_calls_prints_nothing_and_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let calls = dir.path().join("calls.json");
+    std::fs::write(
+        &calls,
+        r#"[{"name": "lookup_order", "args": {"order_id": "7Q2ZK9XA"}}]"#,
+    )
+    .unwrap();
+    let output = toolscope()
+        .args(["check", "--tools", &fixture("seed/tools.json")])
+        .arg(&calls)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn check_prefixes_the_session_when_there_are_several_and_suggests_near_names() {
+    let output = toolscope()
+        .args([
+            "check",
+            "--tools",
+            &fixture("seed/tools.json"),
+            "--rules",
+            &fixture("seed/rules.json"),
+        ])
+        .arg(fixture("native/support.jsonl"))
+        .output()
+        .unwrap();
+    let lines = stdout_lines(&output);
+    assert!(
+        lines.contains(
+            &"s-retry: step 2: lookup_order: identical retry of step 1, which had just failed"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(
+            &"s-retry: step 3: issue_refund: error result followed by a reply with no retry"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(
+            &"s-broken-args: step 2: unknown tool 'lookup_orders' (did you mean 'lookup_order'?)"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l
+                .starts_with("s-broken-args: step 1: lookup_order: arguments are not valid JSON")),
+        "{lines:?}"
+    );
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn score_prints_the_seeds_rows_with_support() {
+    let output = toolscope()
+        .args(["score", "--labels", &fixture("seed/selection_labels.jsonl")])
+        .arg(fixture("seed/selection_sessions.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout_lines(&output),
+        [
+            "issue_refund   precision 1.00  recall 1.00  support 1  (low support)",
+            "lookup_order   precision 1.00  recall 0.50  support 2  (low support)",
+            "none           precision 1.00  recall 0.50  support 2  (low support)",
+            "search_docs    precision 0.33  recall 1.00  support 1  (low support)",
+        ]
+    );
+    assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
+fn score_confusion_has_the_seed_printers_shape() {
+    let output = toolscope()
+        .args([
+            "score",
+            "--confusion",
+            "--min-support",
+            "1",
+            "--labels",
+            &fixture("seed/selection_labels.jsonl"),
+        ])
+        .arg(fixture("seed/selection_sessions.jsonl"))
+        .output()
+        .unwrap();
+    let lines = stdout_lines(&output);
+    let matrix = &lines[4..];
+    assert_eq!(
+        matrix[0],
+        format!(
+            "{:20}{:>10}{:>10}{:>10}{:>10}",
+            "", "issue_re", "lookup_o", "none", "search_d"
+        )
+    );
+    assert_eq!(
+        matrix[2],
+        format!("{:>20}{:>9} {:>9}*{:>9} {:>9} ", "lookup_order", 0, 1, 0, 1)
+    );
+    assert_eq!(matrix.len(), 5);
+    assert!(!lines[0].contains("low support"));
+}
+
+#[test]
+fn score_without_any_labels_is_a_usage_error() {
+    let output = toolscope()
+        .arg("score")
+        .arg(fixture("seed/calls.json"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no labels"));
+}
+
+#[test]
+fn report_json_has_the_documented_sections() {
+    let output = toolscope()
+        .args([
+            "report",
+            "--json",
+            "--tools",
+            &fixture("seed/tools.json"),
+            "--rules",
+            &fixture("seed/rules.json"),
+        ])
+        .args(["--labels", &fixture("seed/selection_labels.jsonl")])
+        .arg(fixture("seed/selection_sessions.jsonl"))
+        .arg(fixture("seed/calls.json"))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["summary"]["sessions"], 7);
+    // Worst session first: the seed's calls, with its three problems in step order.
+    assert_eq!(report["sessions"][0]["session_id"], "calls");
+    let problems = report["problems"].as_array().unwrap();
+    let kinds: Vec<&str> = problems[..3]
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["schema", "order", "unknown_tool"]);
+    assert_eq!(problems[0]["session_id"], "calls");
+    assert_eq!(problems[0]["pointer"], "/amount");
+    // search_docs is not in the seed's catalog: three unknown calls; the refund has no lookup.
+    let count = |kind: &str| problems.iter().filter(|p| p["kind"] == kind).count();
+    assert_eq!(
+        (count("unknown_tool"), count("order"), count("schema")),
+        (4, 2, 1)
+    );
+    assert_eq!(report["summary"]["problems"], 7);
+    let rows = report["selection"]["per_tool"].as_array().unwrap();
+    let search = rows.iter().find(|r| r["tool"] == "search_docs").unwrap();
+    assert_eq!(
+        (
+            search["tp"].as_u64(),
+            search["fp"].as_u64(),
+            search["fn"].as_u64()
+        ),
+        (Some(1), Some(2), Some(0))
+    );
+    assert_eq!(
+        report["selection"]["confusion"]["labels"]
+            .as_array()
+            .unwrap()
+            .len(),
+        4
+    );
+    assert!(report["diagnostics"].as_array().unwrap().is_empty());
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn bad_lines_are_diagnosed_with_file_and_line_and_the_rest_still_loads() {
+    let sessions = fixture("bad/sessions.jsonl");
+    let labels = fixture("bad/labels.jsonl");
+    let output = toolscope()
+        .args([
+            "report",
+            "--json",
+            "--tools",
+            &fixture("seed/tools.json"),
+            "--labels",
+            &labels,
+        ])
+        .arg(&sessions)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "input errors exit 2");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let ids: Vec<&str> = report["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["session_id"].as_str().unwrap())
+        .collect();
+    for id in ["good-1", "odd-event", "nan-args"] {
+        assert!(ids.contains(&id), "{id} loaded: {ids:?}");
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for expected in [
+        format!("{sessions}:2:"),
+        "error: not JSON".to_string(),
+        format!("{sessions}:3: error: session \"no-events\" has no \"events\""),
+        format!(
+            "{sessions}:4: error: session \"odd-event\", event 1: unknown event type \"system\""
+        ),
+        format!("{sessions}:5:"),
+        format!("{labels}:2: error: label for session \"ghost\""),
+        format!("{labels}:3: error: label for turn 5"),
+        format!("{labels}:4: error: label has no \"session_id\""),
+    ] {
+        assert!(
+            stderr.contains(&expected),
+            "missing {expected:?} in:\n{stderr}"
+        );
+    }
+    // The NaN amount was read as null, so the schema check still runs on that call.
+    let nan = report["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["session_id"] == "nan-args")
+        .unwrap();
+    assert_eq!(nan["kind"], "schema");
+    assert_eq!(report["selection"]["turns"], 1);
+}
+
+#[test]
+fn a_missing_file_is_an_input_error_naming_it() {
+    let output = toolscope()
+        .args(["check", "no/such/file.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no/such/file.jsonl"));
+}
+
+#[test]
+fn unknown_flags_are_usage_errors() {
+    let output = toolscope()
+        .args(["check", "--frobnicate", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let script = format!(
+        "'{}' report --json '{}' | head -c 1 >/dev/null",
+        assert_cmd::cargo::cargo_bin("toolscope").display(),
+        fixture("native/support.jsonl")
+    );
+    let output = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
