@@ -28,20 +28,25 @@ mod tests {
     use super::*;
 
     fn close(a: f64, b: f64) -> bool {
-        (a - b).abs() < 1e-6
+        (a - b).abs() < 1e-12
     }
 
     #[test]
     fn matches_statsmodels_proportion_confint_wilson() {
-        // statsmodels.stats.proportion.proportion_confint(7, 10, method="wilson")
-        let [low, high] = wilson_95(7, 10).unwrap();
-        assert!(
-            close(low, 0.396_774_3) && close(high, 0.892_209_4),
-            "{low} {high}"
-        );
-        // proportion_confint(0, 5, method="wilson")
-        let [low, high] = wilson_95(0, 5).unwrap();
-        assert!(close(low, 0.0) && close(high, 0.434_482_6), "{low} {high}");
+        // statsmodels.stats.proportion.proportion_confint(k, n, alpha=0.05, method="wilson")
+        let reference = [
+            (7, 10, [0.396_778_147_461_145_4, 0.892_208_732_593_698_9]),
+            (0, 5, [0.0, 0.434_482_464_783_174_87]),
+            (1, 1, [0.206_549_314_377_237_4, 1.0]),
+            (33, 100, [0.245_631_227_341_280_3, 0.426_946_562_049_094_76]),
+        ];
+        for (k, n, [low, high]) in reference {
+            let [ours_low, ours_high] = wilson_95(k, n).unwrap();
+            assert!(
+                close(ours_low, low) && close(ours_high, high),
+                "{k}/{n}: {ours_low} {ours_high}"
+            );
+        }
     }
 
     #[test]

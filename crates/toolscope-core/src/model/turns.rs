@@ -101,14 +101,16 @@ mod tests {
 
     #[test]
     fn a_session_without_user_events_is_turn_zero() {
-        let turns = turns_of(&session(vec![call("a"), call("b")]));
+        let s = session(vec![call("a"), call("b")]);
+        let turns = turns_of(&s);
         assert_eq!(turns.len(), 1);
         assert_eq!(turns[0].calls.len(), 2);
     }
 
     #[test]
     fn a_turn_without_calls_is_kept() {
-        let turns = turns_of(&session(vec![user("a"), user("b")]));
+        let s = session(vec![user("a"), user("b")]);
+        let turns = turns_of(&s);
         assert_eq!(turns.len(), 2);
         assert!(turns[1].calls.is_empty());
     }
