@@ -84,7 +84,7 @@ pub fn score_turn(
         ArgsMode::Subset => args_subset,
     };
     // A label that states no arguments asserts nothing about them: they count as right.
-    let score = compute_score(
+    let score_tenths = score_tenths(
         is_correct,
         args_for_score.unwrap_or(true),
         extra.len(),
@@ -112,22 +112,24 @@ pub fn score_turn(
         should_not_call: label.should_not_call.clone(),
         should_not_call_violations,
         task_success: label.task_success,
-        score,
+        score: score_tenths as f64 / 10.0,
     }
 }
 
 /// The seed's `compute_score`: 0 for the wrong tool; else 0.5, plus 0.3 for right arguments,
 /// less 0.1 per extra call and 0.2 per missing one, never below 0.
 pub fn compute_score(correct_tool: bool, args_correct: bool, extra: usize, missing: usize) -> f64 {
+    score_tenths(correct_tool, args_correct, extra, missing) as f64 / 10.0
+}
+
+/// The score in tenths, exact, so that sums and means of scores carry no rounding error.
+pub fn score_tenths(correct_tool: bool, args_correct: bool, extra: usize, missing: usize) -> u64 {
     if !correct_tool {
-        return 0.0;
+        return 0;
     }
-    let mut base = 0.5;
-    if args_correct {
-        base += 0.3;
-    }
-    let penalty = extra as f64 * 0.1 + missing as f64 * 0.2;
-    (base - penalty).max(0.0)
+    let base: u64 = if args_correct { 8 } else { 5 };
+    let penalty = extra as u64 + 2 * missing as u64;
+    base.saturating_sub(penalty)
 }
 
 fn args_correct(

@@ -204,7 +204,15 @@ pub fn summarize(outcomes: Vec<TurnOutcome>, min_support: u64) -> Selection {
             count_where(&|o| !o.should_not_call_violations.is_empty()),
             count_where(&|o| !o.should_not_call.is_empty()),
         ),
-        mean_score: ratio(outcomes.iter().map(|o| o.score).sum(), turns as f64),
+        // Scores are whole tenths: summing tenths keeps the mean free of rounding (three
+        // perfect turns average exactly 0.8).
+        mean_score: ratio(
+            outcomes
+                .iter()
+                .map(|o| (o.score * 10.0).round() as u64)
+                .sum::<u64>() as f64,
+            10.0 * turns as f64,
+        ),
         task_success: Rate::new(
             count_where(&|o| o.task_success == Some(true)),
             count_where(&|o| o.task_success.is_some()),

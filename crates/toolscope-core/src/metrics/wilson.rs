@@ -20,7 +20,9 @@ pub fn wilson(successes: u64, trials: u64, confidence: f64) -> Option<[f64; 2]> 
     let denominator = 1.0 + z2 / n;
     let center = (p + z2 / (2.0 * n)) / denominator;
     let half = z / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    Some([(center - half).max(0.0), (center + half).min(1.0)])
+    // Rounding in `center ± half` can leave the estimate itself just outside at 0 or n
+    // successes; the interval always contains it.
+    Some([(center - half).clamp(0.0, p), (center + half).clamp(p, 1.0)])
 }
 
 #[cfg(test)]

@@ -1,0 +1,68 @@
+//! One test per bug found by the property tests and the fuzz targets, named for the bug, with
+//! the exact input that shows it. Each stays as a guard once its bug is fixed.
+//!
+//! The fuzz targets (fuzz/) found no crash so far; their reproducers would go here too.
+
+mod common;
+
+use common::{analyze_turns, ExpectedSpec, LabelledTurn};
+use toolscope_core::metrics::wilson::wilson_95;
+
+fn turns(expected: &str, called: &str, count: usize) -> Vec<LabelledTurn> {
+    vec![
+        LabelledTurn {
+            session: 0,
+            expected: ExpectedSpec::One(expected.to_string()),
+            called: vec![called.to_string()],
+        };
+        count
+    ]
+}
+
+/// Found by properties.rs: at 0 successes the Wilson interval's low end comes out as 5.55e-17,
+/// and at all successes its high end as 0.9999999999999999, so the interval leaves out the very
+/// proportion it is for (precision 0 or 1), and the report shows those numbers. Rounding in
+/// `center ± half`; clamping each end to the estimate (`low.min(p)`, `high.max(p)`) fixes it.
+#[test]
+fn wilson_interval_contains_precision_0_and_1() {
+    for (successes, trials) in [(0, 2), (0, 5), (5, 5), (9, 9)] {
+        let [low, high] = wilson_95(successes, trials).expect("trials > 0");
+        let estimate = successes as f64 / trials as f64;
+        assert!(
+            low <= estimate && estimate <= high,
+            "wilson_95({successes}, {trials}) = [{low}, {high}] leaves out {estimate}"
+        );
+    }
+    // Through the report: five right calls of one tool, two wrong calls of another.
+    let mut labelled = turns("lookup_order", "lookup_order", 5);
+    labelled.extend(turns("none", "search_docs", 2));
+    let selection = analyze_turns(&labelled)
+        .selection
+        .expect("labels give a selection");
+    for row in &selection.per_tool {
+        if let (Some(precision), Some([low, high])) = (row.precision, row.precision_ci) {
+            assert!(
+                low <= precision && precision <= high,
+                "{}: precision {precision} outside [{low}, {high}]",
+                row.tool
+            );
+        }
+    }
+}
+
+/// Found by properties.rs: the mean of per-turn scores is a float sum divided by the count, so
+/// three perfect turns (0.8 each) give a mean of 0.8000000000000002, above the score's maximum,
+/// and the report shows it. Scores are multiples of 0.1: summing them in tenths (or clamping the
+/// mean to 0.8) fixes it.
+#[test]
+fn mean_score_of_perfect_turns_is_at_most_the_maximum() {
+    let selection = analyze_turns(&turns("lookup_order", "lookup_order", 3))
+        .selection
+        .expect("labels give a selection");
+    assert!(selection
+        .outcomes
+        .iter()
+        .all(|outcome| outcome.score == 0.8));
+    let mean_score = selection.mean_score.expect("turns were scored");
+    assert!(mean_score <= 0.8, "mean score {mean_score}");
+}
