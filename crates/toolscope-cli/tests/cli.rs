@@ -310,7 +310,8 @@ fn a_closed_stdout_ends_quietly() {
     // Far more output than a pipe buffers, so the write fails after `head` has gone.
     let dir = tempfile::tempdir().unwrap();
     let big = dir.path().join("big.jsonl");
-    let line = r#"{"session_id": "s", "events": [{"type": "tool_use", "name": "t", "args": "{oops"}]}"#;
+    let line =
+        r#"{"session_id": "s", "events": [{"type": "tool_use", "name": "t", "args": "{oops"}]}"#;
     std::fs::write(&big, format!("{line}\n").repeat(5000)).unwrap();
     let script = format!(
         "'{}' report --json '{}' | head -c 1 >/dev/null",
