@@ -1,6 +1,7 @@
 //! The engine's one entry point: input files in, [`Report`] out.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use crate::checks::catalog::CompiledCatalog;
 use crate::checks::{check_session, SessionFindings};
@@ -13,7 +14,7 @@ use crate::inputs::labels::{read_labels_file, Label};
 use crate::inputs::rules::{read_rules_file, Rules};
 use crate::metrics::outcome::score_turn;
 use crate::metrics::selection::{summarize, Selection};
-use crate::model::{turns_of, Session, ToolDef};
+use crate::model::{turn_count, turns_of, Session, ToolDef};
 use crate::report::{summarize_checks, InputSummary, Report};
 
 /// Reads every input and runs every check and metric.
@@ -120,8 +121,8 @@ fn run_checks(
 ) -> Vec<(SessionFindings, bool)> {
     let file_catalog = (!catalog_files.is_empty())
         .then(|| CompiledCatalog::compile(catalog_tools, &catalog_files.join(", "), diagnostics));
-    // Sessions usually share one tool list: compile each distinct list once.
-    let mut own_catalogs: HashMap<String, CompiledCatalog> = HashMap::new();
+    // Sessions usually share one tool list (one allocation, see formats): compile each once.
+    let mut own_catalogs: HashMap<*const Vec<ToolDef>, CompiledCatalog> = HashMap::new();
     sessions
         .iter()
         .map(|session| {
@@ -131,8 +132,7 @@ fn run_checks(
             let Some(tools) = &session.tools else {
                 return (check_session(session, None, rules), true);
             };
-            let key = serde_json::to_string(tools).unwrap_or_default();
-            let catalog = own_catalogs.entry(key).or_insert_with(|| {
+            let catalog = own_catalogs.entry(Arc::as_ptr(tools)).or_insert_with(|| {
                 CompiledCatalog::compile(tools, &session.origin.file, diagnostics)
             });
             (check_session(session, Some(catalog), rules), false)
@@ -165,7 +165,7 @@ fn select(
             ));
             continue;
         };
-        let turns = turns_of(session).len();
+        let turns = turn_count(session);
         if label.turn >= turns {
             diagnostics.push(Diagnostic::error(
                 &label.origin.file,

@@ -2,7 +2,8 @@
 //! catalog file the checks use. Checking against a different schema than the agent saw gives
 //! false failures, so every difference is listed.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -47,14 +48,15 @@ pub struct DriftItem {
 /// Every difference between the sessions' own tools and the catalog file's.
 pub fn compare(sessions: &[Session], catalog: &[ToolDef]) -> Vec<DriftItem> {
     let mut items: BTreeMap<(String, DriftKind, String), (u64, String)> = BTreeMap::new();
-    let mut by_tool_set: BTreeMap<String, Vec<(String, DriftKind, String)>> = BTreeMap::new();
+    // Sessions that carry the same list share one allocation: compare each list once.
+    let mut by_tool_set: HashMap<*const Vec<ToolDef>, Vec<(String, DriftKind, String)>> =
+        HashMap::new();
     for session in sessions {
         let Some(tools) = &session.tools else {
             continue;
         };
-        let key = serde_json::to_string(tools).unwrap_or_default();
         let differences = by_tool_set
-            .entry(key)
+            .entry(Arc::as_ptr(tools))
             .or_insert_with(|| differences(tools, catalog));
         for difference in differences.iter() {
             let entry = items
@@ -219,7 +221,7 @@ mod tests {
         ];
         let session = Session {
             session_id: "s".into(),
-            tools: Some(seen),
+            tools: Some(Arc::new(seen)),
             ..Session::default()
         };
         let kinds: Vec<DriftKind> = compare(&[session.clone(), session], &catalog)

@@ -1,6 +1,6 @@
 //! Plain-text output in the seeds' layouts.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 
 use anyhow::Result;
 use toolscope_core::checks::problem::python_repr;
@@ -10,7 +10,7 @@ use toolscope_core::{Diagnostic, Report};
 /// Every problem, one per line as the seed's `check_calls` prints them, prefixed by the session
 /// when there is more than one.
 pub fn print_problems(report: &Report) -> Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = BufWriter::new(std::io::stdout().lock());
     let with_session = report.summary.sessions > 1;
     for problem in &report.problems {
         if with_session {
@@ -22,6 +22,7 @@ pub fn print_problems(report: &Report) -> Result<()> {
         }
         writeln!(out)?;
     }
+    out.flush()?;
     Ok(())
 }
 

@@ -11,21 +11,28 @@
 //! ```
 //! `args` may be a JSON value or a string holding JSON, as OpenAI sends it.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::{content_text, id_text};
 use crate::diagnostic::Diagnostic;
 use crate::inputs::catalog::tools_from_value;
 use crate::json::{parse_record, Split};
-use crate::model::{Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolResult};
+use crate::model::{
+    Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult,
+};
 
 #[derive(Deserialize)]
 struct RawSession {
     session_id: Option<Value>,
     agent_id: Option<Value>,
     started_at: Option<Value>,
-    tools: Option<Value>,
+    // Kept as text: sessions usually repeat one list, which is then read once.
+    tools: Option<Box<RawValue>>,
     events: Option<Vec<RawEvent>>,
 }
 
@@ -45,6 +52,7 @@ struct RawEvent {
 /// Reads every record of a native file; each bad record or event is a diagnostic.
 pub fn read(file: &str, split: &Split<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Session> {
     let mut sessions = Vec::with_capacity(split.records.len());
+    let mut tool_lists = ToolLists::default();
     for record in &split.records {
         match parse_record::<RawSession>(file, record, diagnostics) {
             Ok(raw) => {
@@ -52,7 +60,7 @@ pub fn read(file: &str, split: &Split<'_>, diagnostics: &mut Vec<Diagnostic>) ->
                     file: file.to_string(),
                     line: record.line,
                 };
-                if let Some(session) = session_from_raw(raw, origin, diagnostics) {
+                if let Some(session) = session_from_raw(raw, origin, &mut tool_lists, diagnostics) {
                     sessions.push(session);
                 }
             }
@@ -65,6 +73,7 @@ pub fn read(file: &str, split: &Split<'_>, diagnostics: &mut Vec<Diagnostic>) ->
 fn session_from_raw(
     raw: RawSession,
     origin: Origin,
+    tool_lists: &mut ToolLists,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Session> {
     let file = origin.file.clone();
@@ -89,17 +98,19 @@ fn session_from_raw(
         ));
         return None;
     };
-    let tools = raw.tools.and_then(|value| match tools_from_value(&value) {
-        Ok(tools) => Some(tools),
-        Err(message) => {
-            diagnostics.push(Diagnostic::error(
-                &file,
-                line,
-                format!("session {session_id:?}: \"tools\": {message}; its tools are ignored"),
-            ));
-            None
-        }
-    });
+    let tools = raw
+        .tools
+        .and_then(|raw_tools| match tool_lists.read(raw_tools.get()) {
+            Ok(tools) => Some(tools),
+            Err(message) => {
+                diagnostics.push(Diagnostic::error(
+                    &file,
+                    line,
+                    format!("session {session_id:?}: \"tools\": {message}; its tools are ignored"),
+                ));
+                None
+            }
+        });
     let mut events = Vec::with_capacity(raw_events.len());
     for (index, raw_event) in raw_events.into_iter().enumerate() {
         match event_from_raw(raw_event) {
@@ -182,5 +193,23 @@ fn event_from_raw(raw: RawEvent) -> Result<Event, String> {
         other => Err(format!(
             "unknown event type {other:?} (expected user, assistant, tool_use or tool_result)"
         )),
+    }
+}
+
+/// Tool lists already read from this file, by their JSON text.
+#[derive(Default)]
+struct ToolLists {
+    by_text: HashMap<String, Arc<Vec<ToolDef>>>,
+}
+
+impl ToolLists {
+    fn read(&mut self, text: &str) -> Result<Arc<Vec<ToolDef>>, String> {
+        if let Some(tools) = self.by_text.get(text) {
+            return Ok(Arc::clone(tools));
+        }
+        let value: Value = serde_json::from_str(text).map_err(|error| error.to_string())?;
+        let tools = Arc::new(tools_from_value(&value)?);
+        self.by_text.insert(text.to_string(), Arc::clone(&tools));
+        Ok(tools)
     }
 }

@@ -1,5 +1,7 @@
 //! Sessions, events, calls and results.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -25,9 +27,10 @@ pub struct Session {
     /// When it started, as the export wrote it (never parsed: the core has no clock).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub started_at: Option<String>,
-    /// The tool definitions the agent was given, when the export carries them.
+    /// The tool definitions the agent was given, when the export carries them. Sessions that
+    /// carry the same list share one copy.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub tools: Option<Vec<ToolDef>>,
+    pub tools: Option<Arc<Vec<ToolDef>>>,
     /// The events, in the order they happened.
     pub events: Vec<Event>,
     /// Where the session was read from.

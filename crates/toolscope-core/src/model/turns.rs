@@ -14,6 +14,16 @@ pub struct Turn<'s> {
     pub calls: Vec<(usize, &'s ToolCall)>,
 }
 
+/// How many turns a session has, without building them.
+pub fn turn_count(session: &Session) -> usize {
+    let users = session
+        .events
+        .iter()
+        .filter(|event| matches!(event, Event::User { .. }))
+        .count();
+    users.max(1)
+}
+
 /// Splits a session into turns.
 pub fn turns_of(session: &Session) -> Vec<Turn<'_>> {
     let mut turns: Vec<Turn<'_>> = vec![Turn {
@@ -97,6 +107,7 @@ mod tests {
         assert_eq!(names(&turns[1]), ["c"]);
         assert_eq!(turns[1].calls[0].0, 3, "steps count over the whole session");
         assert_eq!(turns[1].user_content, Some("again"));
+        assert_eq!(turn_count(&s), turns.len());
     }
 
     #[test]
@@ -104,6 +115,7 @@ mod tests {
         let s = session(vec![call("a"), call("b")]);
         let turns = turns_of(&s);
         assert_eq!(turns.len(), 1);
+        assert_eq!(turn_count(&s), 1);
         assert_eq!(turns[0].calls.len(), 2);
     }
 

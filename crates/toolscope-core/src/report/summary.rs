@@ -9,7 +9,7 @@ use crate::checks::problem::{Problem, ProblemKind};
 use crate::checks::tool_errors::ToolErrorCounts;
 use crate::checks::SessionFindings;
 use crate::metrics::rate::{ratio, Rate};
-use crate::model::{turns_of, Origin, Session};
+use crate::model::{turn_count, Origin, Session};
 
 /// The headline numbers.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -112,7 +112,17 @@ pub fn summarize_checks(
     let mut sessions_with_errors = 0;
     for (session, (found, is_without_catalog)) in sessions.iter().zip(findings) {
         for call in session.calls() {
-            tools.entry(call.name.clone()).or_default().calls += 1;
+            // Look up before inserting: one allocation per tool, not per call.
+            match tools.get_mut(call.name.as_str()) {
+                Some(usage) => usage.calls += 1,
+                None => {
+                    let usage = ToolUsage {
+                        calls: 1,
+                        ..ToolUsage::default()
+                    };
+                    tools.insert(call.name.clone(), usage);
+                }
+            }
         }
         for (tool, errors) in &found.errors_by_tool {
             tools.entry(tool.clone()).or_default().errors += errors;
@@ -160,7 +170,7 @@ pub fn summarize_checks(
         if calls > 0 {
             session_rates.push(failed_steps.len() as f64 / calls as f64);
         }
-        let turns = turns_of(session).len() as u64;
+        let turns = turn_count(session) as u64;
         summary.turns += turns;
         rows.push((
             SessionSummary {
