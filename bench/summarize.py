@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns bench/compare.sh's measurements into the Markdown tables of README.bench.md.
+"""Turns bench/compare.sh's measurements into the Markdown tables of docs/performance.md.
 
 usage: summarize.py OUT_DIR
     Reads OUT_DIR/times.json and times-dense.json (hyperfine's --export-json shape), rss.json
