@@ -27,8 +27,9 @@ RUSTUP_TIMEOUT="${TOOLSCOPE_RUSTUP_TIMEOUT:-60}"
 DEBIAN_WASM_PACKAGES=(rustc-web cargo-web rust-web-src lld-19)
 DEBIAN_WASM_LINKER="wasm-ld-19"
 
-# Where the wasm builds put their artifacts; set by ensure_wasm_toolchain.
+# "rustup" or "debian", chosen by ensure_wasm_toolchain.
 WASM_TOOLCHAIN=""
+# Where every wasm build puts its artifacts.
 WASM_TARGET_DIR="$ROOT/target/wasm"
 
 say() { printf 'setup: %s\n' "$*"; }
