@@ -143,11 +143,14 @@ fn main() {
     });
     let turns = fastest(|| sessions.iter().map(|s| turns_of(s).len()).sum::<usize>());
     let summary = fastest(|| {
-        let findings = sessions
-            .iter()
-            .map(|session| (check_session(session, Some(&catalog), &rules), false))
-            .collect();
-        report::summarize_checks(&sessions, findings).3.len()
+        let rows = sessions.iter().map(|session| {
+            (
+                session,
+                check_session(session, Some(&catalog), &rules),
+                false,
+            )
+        });
+        report::summarize_checks(rows).3.len()
     }) - checks;
     let drift = fastest(|| drift::compare(&sessions, &catalog_tools).len());
     let labels_bytes = files.labels.clone().unwrap_or_default();

@@ -1,8 +1,10 @@
-//! The engine's one entry point: input files in, [`Report`] out.
+//! The engine's entry points: input files in, [`Report`] out ([`analyze`]), or an
+//! [`Analysis`] that keeps the sessions for drilling down and re-reports under filters.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+use crate::analysis::{Analysis, Progress, Stage};
 use crate::checks::catalog::CompiledCatalog;
 use crate::checks::{check_session, SessionFindings};
 use crate::diagnostic::Diagnostic;
@@ -12,17 +14,79 @@ use crate::input::{InputFile, Options, Role};
 use crate::inputs::catalog::read_catalog_file;
 use crate::inputs::labels::{read_labels_file, Label};
 use crate::inputs::rules::{read_rules_file, Rules};
-use crate::metrics::outcome::score_turn;
-use crate::metrics::selection::{summarize, Selection};
+use crate::metrics::outcome::{score_turn, TurnOutcome};
+use crate::metrics::selection::summarize;
 use crate::model::{turn_count, turns_of, Session, ToolDef};
 use crate::report::{summarize_checks, InputSummary, Report};
+
+/// How often (in sessions or labels) progress is reported while checking and scoring.
+const PROGRESS_EVERY: usize = 512;
 
 /// Reads every input and runs every check and metric.
 ///
 /// Catalog: the catalog files' tools when any are given (and then every difference from the
 /// tools the sessions carry is listed as drift); otherwise each session's own tools; a session
 /// with neither is checked without a catalog.
+///
+/// Files are read in role order (catalogs, rules, traces, labels; as given within a role), so
+/// the report does not depend on the order files were dropped or named.
 pub fn analyze(inputs: &[InputFile<'_>], options: &Options) -> Report {
+    run(inputs, options, &mut |_| {}).into_report()
+}
+
+/// Everything [`analyze`] computes, before it is summarised into a report.
+#[derive(Debug)]
+pub(crate) struct Parts {
+    pub(crate) inputs: Vec<InputSummary>,
+    pub(crate) sessions: Vec<Session>,
+    pub(crate) findings: Vec<(SessionFindings, bool)>,
+    /// None when no labels were given.
+    pub(crate) outcomes: Option<Vec<TurnOutcome>>,
+    pub(crate) drift: Vec<crate::drift::DriftItem>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) options: Options,
+}
+
+impl Parts {
+    fn into_report(self) -> Report {
+        let selection = self
+            .outcomes
+            .map(|outcomes| summarize(outcomes, self.options.min_support));
+        let rows = self
+            .sessions
+            .iter()
+            .zip(self.findings)
+            .map(|(session, (found, is_without_catalog))| (session, found, is_without_catalog));
+        let (summary, sessions, tools, problems) = summarize_checks(rows);
+        Report {
+            toolscope_version: crate::VERSION.to_string(),
+            inputs: self.inputs,
+            summary,
+            problems,
+            sessions,
+            tools,
+            selection,
+            drift: self.drift,
+            diagnostics: self.diagnostics,
+        }
+    }
+
+    /// Keeps everything for drilling down and filtering.
+    pub(crate) fn into_analysis(self) -> Analysis {
+        Analysis::from_parts(self)
+    }
+}
+
+/// [`analyze`], keeping the sessions and findings, and telling `progress` how far it is.
+pub(crate) fn run(
+    inputs: &[InputFile<'_>],
+    options: &Options,
+    progress: &mut dyn FnMut(Progress),
+) -> Parts {
+    let mut ordered: Vec<&InputFile<'_>> = inputs.iter().collect();
+    ordered.sort_by_key(|input| role_rank(input.role));
+    let total_bytes: u64 = inputs.iter().map(|input| input.bytes.len() as u64).sum();
+    let mut bytes_done = 0u64;
     let mut diagnostics = Vec::new();
     let mut summaries = Vec::new();
     let mut sessions: Vec<Session> = Vec::new();
@@ -31,7 +95,13 @@ pub fn analyze(inputs: &[InputFile<'_>], options: &Options) -> Report {
     let mut rules = Rules::default();
     let mut labels: Vec<Label> = Vec::new();
 
-    for input in inputs {
+    for input in ordered.iter().copied() {
+        progress(Progress {
+            stage: Stage::Reading,
+            done: bytes_done,
+            total: total_bytes,
+        });
+        bytes_done += input.bytes.len() as u64;
         let mut summary = InputSummary {
             file: input.name.to_string(),
             role: input.role,
@@ -80,6 +150,11 @@ pub fn analyze(inputs: &[InputFile<'_>], options: &Options) -> Report {
         summaries.push(summary);
     }
 
+    progress(Progress {
+        stage: Stage::Reading,
+        done: total_bytes,
+        total: total_bytes,
+    });
     make_ids_unique(&mut sessions, &mut diagnostics);
     let findings = run_checks(
         &sessions,
@@ -87,26 +162,35 @@ pub fn analyze(inputs: &[InputFile<'_>], options: &Options) -> Report {
         &catalog_files,
         &rules,
         &mut diagnostics,
+        progress,
     );
     let drift = if catalog_files.is_empty() {
         Vec::new()
     } else {
         drift::compare(&sessions, &catalog_tools)
     };
-    let selection =
-        (!labels.is_empty()).then(|| select(&sessions, labels, options, &mut diagnostics));
-    let (summary, session_rows, tools, problems) = summarize_checks(&sessions, findings);
-    sort_diagnostics(&mut diagnostics, inputs);
-    Report {
-        toolscope_version: crate::VERSION.to_string(),
+    let outcomes = (!labels.is_empty())
+        .then(|| score_labels(&sessions, labels, options, &mut diagnostics, progress));
+    let order: Vec<InputFile<'_>> = ordered.into_iter().copied().collect();
+    sort_diagnostics(&mut diagnostics, &order);
+    Parts {
         inputs: summaries,
-        summary,
-        problems,
-        sessions: session_rows,
-        tools,
-        selection,
+        sessions,
+        findings,
+        outcomes,
         drift,
         diagnostics,
+        options: *options,
+    }
+}
+
+/// The order roles are read in: what the checks need first.
+fn role_rank(role: Role) -> u8 {
+    match role {
+        Role::Catalog => 0,
+        Role::Rules => 1,
+        Role::Traces => 2,
+        Role::Labels => 3,
     }
 }
 
@@ -118,14 +202,24 @@ fn run_checks(
     catalog_files: &[&str],
     rules: &Rules,
     diagnostics: &mut Vec<Diagnostic>,
+    progress: &mut dyn FnMut(Progress),
 ) -> Vec<(SessionFindings, bool)> {
     let file_catalog = (!catalog_files.is_empty())
         .then(|| CompiledCatalog::compile(catalog_tools, &catalog_files.join(", "), diagnostics));
     // Sessions usually share one tool list (one allocation, see formats): compile each once.
     let mut own_catalogs: HashMap<*const Vec<ToolDef>, CompiledCatalog> = HashMap::new();
+    let total = sessions.len() as u64;
     sessions
         .iter()
-        .map(|session| {
+        .enumerate()
+        .map(|(index, session)| {
+            if index % PROGRESS_EVERY == 0 {
+                progress(Progress {
+                    stage: Stage::Checking,
+                    done: index as u64,
+                    total,
+                });
+            }
             if let Some(catalog) = &file_catalog {
                 return (check_session(session, Some(catalog), rules), false);
             }
@@ -141,12 +235,13 @@ fn run_checks(
 }
 
 /// Scores every labelled turn; labels that match no session or turn become diagnostics.
-fn select(
+fn score_labels(
     sessions: &[Session],
     labels: Vec<Label>,
     options: &Options,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Selection {
+    progress: &mut dyn FnMut(Progress),
+) -> Vec<TurnOutcome> {
     let by_id: HashMap<&str, &Session> = sessions
         .iter()
         .map(|s| (s.session_id.as_str(), s))
@@ -195,9 +290,18 @@ fn select(
         chosen.insert(key, label);
     }
     let mut turn_cache: HashMap<&str, Vec<crate::model::Turn<'_>>> = HashMap::new();
-    let outcomes = order
+    let total = order.len() as u64;
+    order
         .iter()
-        .map(|key| {
+        .enumerate()
+        .map(|(index, key)| {
+            if index % PROGRESS_EVERY == 0 {
+                progress(Progress {
+                    stage: Stage::Scoring,
+                    done: index as u64,
+                    total,
+                });
+            }
             let label = &chosen[key];
             let session = by_id[label.session_id.as_str()];
             let turns = turn_cache
@@ -210,8 +314,7 @@ fn select(
                 options.args_mode,
             )
         })
-        .collect();
-    summarize(outcomes, options.min_support)
+        .collect()
 }
 
 /// Gives a repeated session id a suffix (`#2`, `#3`, ...) with a warning, so labels and links

@@ -22,6 +22,7 @@
 //! ]);
 //! ```
 
+mod analysis;
 mod analyze;
 pub mod checks;
 pub mod diagnostic;
@@ -33,11 +34,14 @@ pub mod json;
 pub mod metrics;
 pub mod model;
 pub mod report;
+mod role;
 
+pub use analysis::{Analysis, Filter, Progress, Stage};
 pub use analyze::analyze;
 pub use diagnostic::{Diagnostic, Severity};
 pub use input::{InputFile, Options, Role};
 pub use report::Report;
+pub use role::detect_role;
 
 /// This engine's version, shown by the page and the CLI.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

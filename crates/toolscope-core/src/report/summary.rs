@@ -96,21 +96,19 @@ pub struct ToolUsage {
 }
 
 /// Builds the summary, the per-session rows (worst first) and the per-tool rows from each
-/// session's findings; also returns the problems in report order.
-pub fn summarize_checks(
-    sessions: &[Session],
-    findings: Vec<(SessionFindings, bool)>,
+/// session's findings (and whether it was checked without a catalog); also returns the problems
+/// in report order.
+pub fn summarize_checks<'s>(
+    sessions: impl IntoIterator<Item = (&'s Session, SessionFindings, bool)>,
 ) -> (Summary, Vec<SessionSummary>, Vec<ToolUsage>, Vec<Problem>) {
-    let mut summary = Summary {
-        sessions: sessions.len() as u64,
-        ..Summary::default()
-    };
-    let mut rows: Vec<(SessionSummary, Vec<Problem>)> = Vec::with_capacity(sessions.len());
+    let mut summary = Summary::default();
+    let mut rows: Vec<(SessionSummary, Vec<Problem>)> = Vec::new();
     let mut tools: BTreeMap<String, ToolUsage> = BTreeMap::new();
     let mut session_rates = Vec::new();
     let mut sessions_with_problems = 0;
     let mut sessions_with_errors = 0;
-    for (session, (found, is_without_catalog)) in sessions.iter().zip(findings) {
+    for (session, found, is_without_catalog) in sessions {
+        summary.sessions += 1;
         for call in session.calls() {
             // Look up before inserting: one allocation per tool, not per call.
             match tools.get_mut(call.name.as_str()) {

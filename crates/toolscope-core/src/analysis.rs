@@ -1,0 +1,215 @@
+//! An analysis kept in memory: the report, plus the sessions behind it so a viewer can show any
+//! session's events, and the findings so the report can be recomputed for a subset (one agent,
+//! one tool, one kind of problem) with the same definitions as the whole.
+//!
+//! ```
+//! use toolscope_core::{Analysis, Filter, InputFile, Options, Role};
+//!
+//! let sessions = br#"{"session_id": "a", "agent_id": "bot-1", "events": [{"type": "tool_use", "name": "f", "args": {}}]}
+//! {"session_id": "b", "agent_id": "bot-2", "events": [{"type": "tool_use", "name": "g", "args": {}}]}
+//! "#;
+//! let input = InputFile { name: "s.jsonl", bytes: sessions, role: Role::Traces };
+//! let analysis = Analysis::new(&[input], &Options::default(), &mut |_| {});
+//! assert_eq!(analysis.report().summary.sessions, 2);
+//! let filter = Filter { agent: Some("bot-2".into()), ..Filter::default() };
+//! assert_eq!(analysis.filtered(&filter).summary.calls, 1);
+//! assert_eq!(analysis.session("a").map(|s| s.events.len()), Some(1));
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::analyze::{run, Parts};
+use crate::checks::problem::ProblemKind;
+use crate::checks::SessionFindings;
+use crate::input::{InputFile, Options};
+use crate::metrics::outcome::TurnOutcome;
+use crate::metrics::selection::summarize;
+use crate::model::Session;
+use crate::report::{summarize_checks, Report};
+
+/// What the engine is doing, for a progress bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Parsing the input files; `done` and `total` count bytes.
+    Reading,
+    /// Running the checks; `done` and `total` count sessions.
+    Checking,
+    /// Scoring labelled turns; `done` and `total` count labels.
+    Scoring,
+}
+
+/// How far the engine is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// The current stage.
+    pub stage: Stage,
+    /// Units done in this stage.
+    pub done: u64,
+    /// Units in this stage.
+    pub total: u64,
+}
+
+/// A subset of the analysis to report on. Empty fields select everything.
+///
+/// - `agent`: only that agent's sessions.
+/// - `tool`: only sessions that call it; only problems, calls and tool rows of that tool; only
+///   labelled turns where it was expected or called.
+/// - `kind`: only problems of that kind (sessions and calls are all kept, so rates stay "out of
+///   all calls").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Filter {
+    /// The agent id.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub agent: Option<String>,
+    /// The tool name.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub tool: Option<String>,
+    /// The problem kind.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub kind: Option<ProblemKind>,
+}
+
+impl Filter {
+    /// Whether it selects everything.
+    pub fn is_empty(&self) -> bool {
+        self.agent.is_none() && self.tool.is_none() && self.kind.is_none()
+    }
+
+    fn keeps_session(&self, session: &Session) -> bool {
+        self.agent
+            .as_ref()
+            .is_none_or(|agent| session.agent_id.as_ref() == Some(agent))
+            && self
+                .tool
+                .as_ref()
+                .is_none_or(|tool| session.calls().any(|call| &call.name == tool))
+    }
+
+    fn keeps_outcome(&self, outcome: &TurnOutcome) -> bool {
+        self.agent
+            .as_ref()
+            .is_none_or(|agent| outcome.agent_id.as_ref() == Some(agent))
+            && self.tool.as_ref().is_none_or(|tool| {
+                &outcome.actual_tool == tool
+                    || &outcome.counted_as == tool
+                    || outcome.expected_tool.accepts(tool)
+            })
+    }
+
+    fn narrow(&self, session: &Session, found: &SessionFindings) -> SessionFindings {
+        let mut found = found.clone();
+        found.problems.retain(|problem| {
+            self.tool.as_ref().is_none_or(|tool| &problem.tool == tool)
+                && self.kind.is_none_or(|kind| problem.kind == kind)
+        });
+        if let Some(tool) = &self.tool {
+            found.calls = session.calls().filter(|call| &call.name == tool).count();
+            found.errors_by_tool.retain(|name, _| name == tool);
+        }
+        found
+    }
+}
+
+/// An analysis with its sessions and findings kept.
+#[derive(Debug)]
+pub struct Analysis {
+    parts: Parts,
+    report: Report,
+}
+
+impl Analysis {
+    /// Reads and analyses the inputs as [`crate::analyze`] does, telling `progress` how far it is.
+    pub fn new(
+        inputs: &[InputFile<'_>],
+        options: &Options,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Analysis {
+        run(inputs, options, progress).into_analysis()
+    }
+
+    pub(crate) fn from_parts(parts: Parts) -> Analysis {
+        let mut analysis = Analysis {
+            parts,
+            report: empty_report(),
+        };
+        analysis.report = analysis.filtered(&Filter::default());
+        analysis
+    }
+
+    /// The whole report: what `toolscope report --json` prints for the same inputs.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// The report for a subset; with an empty filter, the whole report.
+    pub fn filtered(&self, filter: &Filter) -> Report {
+        let parts = &self.parts;
+        let rows = parts
+            .sessions
+            .iter()
+            .zip(&parts.findings)
+            .filter(|(session, _)| filter.keeps_session(session))
+            .map(|(session, (found, is_without_catalog))| {
+                (session, filter.narrow(session, found), *is_without_catalog)
+            });
+        let (summary, sessions, mut tools, problems) = summarize_checks(rows);
+        if let Some(tool) = &filter.tool {
+            tools.retain(|usage| &usage.tool == tool);
+        }
+        let selection = parts.outcomes.as_ref().map(|outcomes| {
+            let kept = outcomes
+                .iter()
+                .filter(|outcome| filter.keeps_outcome(outcome))
+                .cloned()
+                .collect();
+            summarize(kept, parts.options.min_support)
+        });
+        Report {
+            toolscope_version: crate::VERSION.to_string(),
+            inputs: parts.inputs.clone(),
+            summary,
+            problems,
+            sessions,
+            tools,
+            selection,
+            drift: parts.drift.clone(),
+            diagnostics: parts.diagnostics.clone(),
+        }
+    }
+
+    /// One session's events, by id (as the report names it, `#2` suffixes included).
+    pub fn session(&self, session_id: &str) -> Option<&Session> {
+        self.parts
+            .sessions
+            .iter()
+            .find(|session| session.session_id == session_id)
+    }
+
+    /// The agents, in order of first appearance.
+    pub fn agents(&self) -> Vec<&str> {
+        let mut agents: Vec<&str> = Vec::new();
+        for session in &self.parts.sessions {
+            if let Some(agent) = session.agent_id.as_deref() {
+                if !agents.contains(&agent) {
+                    agents.push(agent);
+                }
+            }
+        }
+        agents
+    }
+}
+
+fn empty_report() -> Report {
+    Report {
+        toolscope_version: crate::VERSION.to_string(),
+        inputs: Vec::new(),
+        summary: Default::default(),
+        problems: Vec::new(),
+        sessions: Vec::new(),
+        tools: Vec::new(),
+        selection: None,
+        drift: Vec::new(),
+        diagnostics: Vec::new(),
+    }
+}
