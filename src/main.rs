@@ -1,10 +1,7 @@
-//! The toolscope page: a Leptos client-side app built to WebAssembly by Trunk (`scripts/serve`).
-//! It only wires the engine in `toolscope-core` to the browser; no analysis happens here.
-
-mod app;
+//! The toolscope page (see the library's docs); `scripts/serve` builds and serves it.
 
 fn main() {
     // Panics in the browser otherwise end as an opaque "unreachable" trap.
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(app::App);
+    leptos::mount::mount_to_body(toolscope_web::components::app::App);
 }

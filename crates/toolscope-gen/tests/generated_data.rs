@@ -132,3 +132,20 @@ fn session_lengths_have_a_long_tail() {
     assert!(median <= 4, "median {median} calls");
     assert!(calls.last().is_some_and(|&most| most >= 50));
 }
+
+#[test]
+fn the_page_demo_files_are_the_generators_default_output() {
+    // public/demo/ is committed so the static site needs no build step to have its demo; it must
+    // stay what `toolscope-gen --out-dir public/demo` writes (then delete rules-plain.json).
+    let data = generate(&Config::default());
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../public/demo");
+    let read = |name: &str| {
+        std::fs::read(demo.join(name)).unwrap_or_else(|error| panic!("public/demo/{name}: {error}"))
+    };
+    let stale = "public/demo is stale: run `cargo run -p toolscope-gen -- --out-dir public/demo` \
+                 and delete public/demo/rules-plain.json";
+    assert!(read("tools.json") == data.tools.as_bytes(), "{stale}");
+    assert!(read("rules.json") == data.rules.as_bytes(), "{stale}");
+    assert!(read("sessions.jsonl") == data.sessions, "{stale}");
+    assert!(read("labels.jsonl") == data.labels, "{stale}");
+}

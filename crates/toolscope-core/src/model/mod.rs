@@ -10,7 +10,7 @@ mod turns;
 
 pub use session::{Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolResult};
 pub use tool::ToolDef;
-pub use turns::{turn_count, turns_of, Turn};
+pub use turns::{event_positions, turn_count, turns_of, Turn};
 
 /// The tool name used for "no tool was called" in labels, confusion matrices and per-tool rows.
 pub const NO_TOOL: &str = "none";

@@ -58,6 +58,28 @@ pub fn turns_of(session: &Session) -> Vec<Turn<'_>> {
     turns
 }
 
+/// For each event, its 0-based turn and, for tool calls, its 1-based step: the numbering that
+/// [`turns_of`], labels and problems use, for showing a session event by event.
+pub fn event_positions(session: &Session) -> Vec<(usize, Option<usize>)> {
+    let mut users = 0usize;
+    let mut step = 0usize;
+    session
+        .events
+        .iter()
+        .map(|event| match event {
+            Event::User { .. } => {
+                users += 1;
+                (users.saturating_sub(1), None)
+            }
+            Event::ToolUse(_) => {
+                step += 1;
+                (users.saturating_sub(1), Some(step))
+            }
+            Event::Assistant { .. } | Event::ToolResult(_) => (users.saturating_sub(1), None),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +130,33 @@ mod tests {
         assert_eq!(turns[1].calls[0].0, 3, "steps count over the whole session");
         assert_eq!(turns[1].user_content, Some("again"));
         assert_eq!(turn_count(&s), turns.len());
+    }
+
+    #[test]
+    fn event_positions_agree_with_turns_of() {
+        let s = session(vec![
+            call("a"),
+            user("hi"),
+            call("b"),
+            user("again"),
+            call("c"),
+        ]);
+        let positions = event_positions(&s);
+        assert_eq!(
+            positions,
+            [
+                (0, Some(1)),
+                (0, None),
+                (0, Some(2)),
+                (1, None),
+                (1, Some(3))
+            ]
+        );
+        for turn in turns_of(&s) {
+            for (step, _) in &turn.calls {
+                assert!(positions.contains(&(turn.turn, Some(*step))));
+            }
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! (`toolscope report --json`) and the page renders it; both come from [`crate::analyze`].
 //! Its JSON is documented in docs/report-json.md.
 
+pub mod csv;
 mod summary;
 
 use std::collections::BTreeMap;

@@ -1,0 +1,92 @@
+//! The page: header, the loader, the progress bar, and the report's views behind tabs.
+
+use leptos::prelude::*;
+
+use super::filters::Filters;
+use super::inputs::InputsView;
+use super::loader::{load_demo, Loader};
+use super::overview::Overview;
+use super::problems::ProblemsView;
+use super::progress::ProgressBar;
+use super::selection::SelectionView;
+use super::session::SessionView;
+use crate::route::{Route, View};
+use crate::state::AppState;
+use crate::url::{current_fragment, write_fragment};
+
+/// The whole page.
+#[component]
+pub fn App() -> impl IntoView {
+    let state = AppState::new(Route::parse(&current_fragment()));
+    provide_context(state);
+
+    // The URL follows the route; the route follows the URL when the user goes back or edits it.
+    Effect::new(move |_| write_fragment(&state.route.get().to_fragment()));
+    let _ = window_event_listener_untyped("hashchange", move |_| {
+        let route = Route::parse(&current_fragment());
+        if route != state.route.get_untracked() {
+            state.route.set(route);
+        }
+    });
+    // A filter change asks the worker for the report under it.
+    let filter = Memo::new(move |_| state.route.with(|route| route.filter.clone()));
+    Effect::new(move |previous: Option<()>| {
+        filter.track();
+        if previous.is_some() {
+            state.refilter();
+        }
+    });
+    if state.route.get_untracked().is_demo {
+        load_demo(state);
+    }
+
+    let has_report = move || state.view.with(Option::is_some);
+    view! {
+        <div class="app">
+            <header class="app-header">
+                <h1 class="brand">"toolscope"</h1>
+                <p class="tagline">
+                    "Did your agent pick the right tool, call it right, and use what came back? "
+                    "Everything runs in this page: your traces never leave your machine."
+                </p>
+                <span class="engine-version">
+                    "engine v" <span data-testid="version">{toolscope_core::VERSION}</span>
+                </span>
+            </header>
+            <Loader/>
+            <ProgressBar/>
+            <Show when=has_report>
+                <nav class="tabs" role="tablist" aria-label="Report views">
+                    {View::ALL
+                        .into_iter()
+                        .map(|view| {
+                            let is_current = move || state.route.with(|route| route.view == view);
+                            view! {
+                                <button
+                                    role="tab"
+                                    class="tab"
+                                    class:current=is_current
+                                    aria-selected=move || is_current().to_string()
+                                    data-testid=format!("tab-{}", view.as_str())
+                                    on:click=move |_| state.route.update(|route| route.view = view)
+                                >
+                                    {view.title()}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </nav>
+                <Filters/>
+                <section class="view" role="tabpanel">
+                    {move || match state.route.with(|route| route.view) {
+                        View::Overview => view! { <Overview/> }.into_any(),
+                        View::Problems => view! { <ProblemsView/> }.into_any(),
+                        View::Selection => view! { <SelectionView/> }.into_any(),
+                        View::Session => view! { <SessionView/> }.into_any(),
+                        View::Inputs => view! { <InputsView/> }.into_any(),
+                    }}
+                </section>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,12 @@
+//! The page's components: each wires signals from [`crate::state::AppState`] to a view.
+
+pub mod app;
+mod charts;
+mod filters;
+mod inputs;
+mod loader;
+mod overview;
+mod problems;
+mod progress;
+mod selection;
+mod session;

@@ -1,0 +1,284 @@
+//! Tool selection against labels: the headline rates, the confusion heatmap (click a cell for
+//! the turns behind it), the precision/recall chart, and the per-tool table.
+
+use leptos::prelude::*;
+use toolscope_core::inputs::labels::Expected;
+use toolscope_core::metrics::outcome::TurnOutcome;
+use toolscope_core::metrics::selection::Selection;
+use toolscope_core::report::csv::per_tool_csv;
+
+use super::charts::{ConfusionChart, PrecisionRecallChart};
+use crate::download::save;
+use crate::format::{count_of, decimal, percent};
+use crate::route::{Scale, View};
+use crate::state::AppState;
+
+/// The selection view.
+#[component]
+pub fn SelectionView() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        let Some(report) = state.view.get() else {
+            return ().into_any();
+        };
+        let Some(selection) = report.selection.clone() else {
+            return view! {
+                <p class="notice" data-testid="no-labels">
+                    "No labels given. Add a labels file (JSON Lines of "
+                    <code>"{\"session_id\", \"turn\", \"expected_tool\"}"</code>
+                    ") to measure tool selection."
+                </p>
+            }
+            .into_any();
+        };
+        let per_tool = selection.per_tool.clone();
+        let export = move |_| {
+            save(
+                "per-tool.csv",
+                "text/csv",
+                per_tool_csv(&per_tool).as_bytes(),
+            )
+        };
+        view! {
+            <Headline selection=selection.clone()/>
+            <div class="selection-grid">
+                <section class="panel">
+                    <div class="toolbar">
+                        <h2>"Confusion matrix"</h2>
+                        <ScaleSwitch/>
+                    </div>
+                    <p class="hint">
+                        "Rows: the labelled tool; columns: the tool called first. Click a cell, or "
+                        "use the arrow keys and Enter, to list its turns."
+                    </p>
+                    <ConfusionChart confusion=selection.confusion.clone()/>
+                    <CellTurns outcomes=selection.outcomes.clone()/>
+                </section>
+                <section class="panel">
+                    <h2>"Precision and recall per tool"</h2>
+                    <p class="hint">
+                        "Whiskers: 95 % Wilson intervals. Hollow markers: fewer than "
+                        {selection.min_support}
+                        " labelled turns, too few to trust."
+                    </p>
+                    <PrecisionRecallChart rows=selection.per_tool.clone()/>
+                </section>
+            </div>
+            <div class="toolbar">
+                <h2>"Per tool"</h2>
+                <button class="button small" data-testid="export-per-tool-csv" on:click=export>
+                    "CSV"
+                </button>
+            </div>
+            <PerToolTable selection=selection/>
+        }
+        .into_any()
+    }
+}
+
+#[component]
+fn Headline(selection: Selection) -> impl IntoView {
+    let rate =
+        |title: &'static str, id: &'static str, rate: toolscope_core::metrics::rate::Rate| {
+            view! {
+                <div class="card static" data-testid=id>
+                    <span class="card-title">{title}</span>
+                    <span class="card-value" data-testid="value">{percent(rate.rate)}</span>
+                    <span class="card-detail" data-testid="detail">{count_of(&rate)}</span>
+                </div>
+            }
+        };
+    view! {
+        <div class="cards">
+            {rate("Tool accuracy", "sel-tool-accuracy", selection.tool_accuracy)}
+            {rate("Arguments exact", "sel-args-exact", selection.args_accuracy_exact)}
+            {rate("Arguments subset", "sel-args-subset", selection.args_accuracy_subset)}
+            {rate(
+                "Forbidden tool called",
+                "sel-should-not-call",
+                selection.should_not_call_violations,
+            )}
+            <div class="card static" data-testid="sel-extra-calls">
+                <span class="card-title">"Extra / missing calls"</span>
+                <span class="card-value">
+                    {format!("{} / {}", selection.extra_calls, selection.missing_calls)}
+                </span>
+                <span class="card-detail">
+                    {format!("{} extra per turn", decimal(selection.avg_extra_calls))}
+                </span>
+            </div>
+            <div class="card static" data-testid="sel-mean-score">
+                <span class="card-title">"Mean score"</span>
+                <span class="card-value">{decimal(selection.mean_score)}</span>
+                <span class="card-detail">{format!("over {} turns", selection.turns)}</span>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+fn ScaleSwitch() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let is_rows = move || state.route.with(|route| route.scale == Scale::RowShares);
+    view! {
+        <div class="segmented" role="group" aria-label="Heatmap scale">
+            <button
+                class="button small"
+                class:current=move || !is_rows()
+                aria-pressed=move || (!is_rows()).to_string()
+                data-testid="scale-counts"
+                on:click=move |_| state.route.update(|route| route.scale = Scale::Counts)
+            >
+                "Counts"
+            </button>
+            <button
+                class="button small"
+                class:current=is_rows
+                aria-pressed=move || is_rows().to_string()
+                data-testid="scale-rows"
+                on:click=move |_| state.route.update(|route| route.scale = Scale::RowShares)
+            >
+                "Row shares"
+            </button>
+        </div>
+    }
+}
+
+/// The turns behind the opened cell.
+#[component]
+fn CellTurns(outcomes: Vec<TurnOutcome>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        let (expected, actual) = state.route.with(|route| route.cell.clone())?;
+        let turns: Vec<TurnOutcome> = outcomes
+            .iter()
+            .filter(|outcome| outcome.counted_as == expected && outcome.actual_tool == actual)
+            .cloned()
+            .collect();
+        Some(view! {
+            <div class="cell-turns" data-testid="cell-turns">
+                <div class="toolbar">
+                    <h3 data-testid="cell-title">
+                        {format!(
+                            "Expected {expected}, called {actual}: {} turn{}",
+                            turns.len(),
+                            if turns.len() == 1 { "" } else { "s" },
+                        )}
+                    </h3>
+                    <button
+                        class="button small"
+                        data-testid="close-cell"
+                        on:click=move |_| state.route.update(|route| route.cell = None)
+                    >
+                        "Close"
+                    </button>
+                </div>
+                <table class="table">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Session"</th>
+                            <th scope="col" class="num">"Turn"</th>
+                            <th scope="col">"Agent"</th>
+                            <th scope="col">"Label"</th>
+                            <th scope="col">"Called"</th>
+                            <th scope="col">"Arguments"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {turns
+                            .into_iter()
+                            .map(|outcome| {
+                                let session_id = outcome.session_id.clone();
+                                let open = move |_| {
+                                    let session_id = session_id.clone();
+                                    state
+                                        .route
+                                        .update(|route| {
+                                            route.view = View::Session;
+                                            route.session_id = Some(session_id);
+                                        })
+                                };
+                                let label = match &outcome.expected_tool {
+                                    Expected::One(tool) => tool.clone(),
+                                    Expected::AnyOf(tools) => tools.join(" or "),
+                                };
+                                let args = match outcome.args_exact {
+                                    None => "not labelled".to_string(),
+                                    Some(true) => "exact".to_string(),
+                                    Some(false) if outcome.args_subset == Some(true) => {
+                                        "subset".to_string()
+                                    }
+                                    Some(false) => "wrong".to_string(),
+                                };
+                                view! {
+                                    <tr data-testid="cell-turn">
+                                        <td>
+                                            <button class="link" on:click=open>
+                                                {outcome.session_id.clone()}
+                                            </button>
+                                        </td>
+                                        <td class="num">{outcome.turn}</td>
+                                        <td>{outcome.agent_id.clone().unwrap_or_default()}</td>
+                                        <td>{label}</td>
+                                        <td>{outcome.called.join(", ")}</td>
+                                        <td>{args}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        })
+    }
+}
+
+#[component]
+fn PerToolTable(selection: Selection) -> impl IntoView {
+    let interval = |ci: Option<[f64; 2]>| {
+        ci.map_or_else(String::new, |[low, high]| format!("{low:.2}–{high:.2}"))
+    };
+    view! {
+        <table class="table" data-testid="per-tool">
+            <thead>
+                <tr>
+                    <th scope="col">"Tool"</th>
+                    <th scope="col" class="num">"TP"</th>
+                    <th scope="col" class="num">"FP"</th>
+                    <th scope="col" class="num">"FN"</th>
+                    <th scope="col" class="num">"Precision"</th>
+                    <th scope="col" class="num">"95 % interval"</th>
+                    <th scope="col" class="num">"Recall"</th>
+                    <th scope="col" class="num">"95 % interval"</th>
+                    <th scope="col" class="num">"F1"</th>
+                    <th scope="col" class="num">"Support"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {selection
+                    .per_tool
+                    .iter()
+                    .map(|row| {
+                        view! {
+                            <tr data-testid="per-tool-row" data-tool=row.tool.clone() class:low-support=row.is_low_support>
+                                <td>
+                                    {row.tool.clone()}
+                                    {row.is_low_support.then_some(" (low support)")}
+                                </td>
+                                <td class="num">{row.tp}</td>
+                                <td class="num">{row.fp}</td>
+                                <td class="num">{row.fn_}</td>
+                                <td class="num" data-testid="precision">{decimal(row.precision)}</td>
+                                <td class="num">{interval(row.precision_ci)}</td>
+                                <td class="num" data-testid="recall">{decimal(row.recall)}</td>
+                                <td class="num">{interval(row.recall_ci)}</td>
+                                <td class="num">{decimal(row.f1)}</td>
+                                <td class="num">{row.support}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+}

@@ -1,0 +1,13 @@
+//! The toolscope page: a Leptos client-side app (`src/main.rs`) and the Web Worker that runs the
+//! engine in `toolscope-core` off the UI thread (`src/bin/worker.rs`). No analysis happens here:
+//! the worker moves bytes into the engine, the page renders the report it gets back.
+
+mod client;
+pub mod components;
+mod download;
+mod format;
+pub mod protocol;
+pub mod route;
+mod state;
+mod url;
+pub mod worker;

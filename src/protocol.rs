@@ -1,0 +1,83 @@
+//! The messages between the page and the engine's Web Worker. Each message is a JSON string;
+//! a request that carries files posts them beside it as an array of `Blob`s (not copied: the
+//! worker reads them itself, off the UI thread).
+
+use serde::{Deserialize, Serialize};
+use toolscope_core::{Filter, Options, Progress, Role};
+
+/// A file handed to the worker; its bytes travel as the `Blob` at the same index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileSpec {
+    /// The name shown to the user and used in diagnostics.
+    pub name: String,
+    /// The role the user chose, or None to detect it from the content.
+    pub role: Option<Role>,
+}
+
+/// Page → worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Request {
+    /// Read the files and analyse them; then report under `filter`.
+    Analyze {
+        job: u32,
+        files: Vec<FileSpec>,
+        options: Options,
+        filter: Filter,
+    },
+    /// Report the last analysis under another filter.
+    Filter { job: u32, filter: Filter },
+    /// Send one session's events.
+    Session { job: u32, session_id: String },
+}
+
+/// A file's role as used, with why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoleUsed {
+    /// The file.
+    pub file: String,
+    /// Its role.
+    pub role: Role,
+    /// "chosen by you", or the detector's reason.
+    pub reason: String,
+}
+
+/// What the worker is doing: reading bytes from the files, or one of the engine's stages.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    /// Copying the files' bytes into the engine (`done`/`total` in bytes).
+    Loading { done: u64, total: u64 },
+    /// The engine at work.
+    Engine(Progress),
+}
+
+/// Worker → page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Reply {
+    /// The worker is listening.
+    Ready,
+    /// How far the job is.
+    Progress { job: u32, step: Step },
+    /// The job's analysis. `report` is exactly what `toolscope report --json` prints for the same
+    /// files (pretty JSON); `view` is the report under the filter (compact JSON), absent when the
+    /// filter is empty.
+    Analyzed {
+        job: u32,
+        roles: Vec<RoleUsed>,
+        agents: Vec<String>,
+        report: String,
+        view: Option<String>,
+    },
+    /// The report under a new filter (compact JSON).
+    Filtered { job: u32, view: String },
+    /// One session (compact JSON of the session model), or None when there is no such session.
+    Session {
+        job: u32,
+        session_id: String,
+        session: Option<String>,
+    },
+    /// The job could not run (a file could not be read).
+    Failed { job: u32, message: String },
+}

@@ -1,0 +1,215 @@
+//! The engine's side of the Web Worker: reads the files the page posts (with `FileReaderSync`,
+//! allowed only in workers), runs [`Analysis`], and answers filter and session requests from the
+//! analysis it keeps. Nothing here computes a number: it only moves bytes and JSON.
+
+use std::cell::RefCell;
+
+use js_sys::{Array, ArrayBuffer, Uint8Array};
+use toolscope_core::{detect_role, Analysis, InputFile, Progress, Stage};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Blob, DedicatedWorkerGlobalScope, FileReaderSync, MessageEvent};
+
+use crate::protocol::{FileSpec, Reply, Request, RoleUsed, Step};
+
+/// Files are copied into the engine in slices of this many bytes, so loading shows progress.
+const SLICE_BYTES: u64 = 8 << 20;
+
+thread_local! {
+    /// The last analysis, for filter and session requests.
+    static ANALYSIS: RefCell<Option<Analysis>> = const { RefCell::new(None) };
+}
+
+/// Listens for requests and says it is ready (messages sent before that would be lost).
+pub fn start() {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let replies = scope.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let data = Array::from(&event.data());
+        let text = data.get(0).as_string().unwrap_or_default();
+        let blobs = Array::from(&data.get(1));
+        let mut send = |reply: Reply| post(&replies, &reply);
+        match serde_json::from_str::<Request>(&text) {
+            Ok(request) => handle(request, &blobs, &mut send),
+            Err(error) => send(Reply::Failed {
+                job: 0,
+                message: format!("the page sent a request the worker does not understand: {error}"),
+            }),
+        }
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    post(&scope, &Reply::Ready);
+}
+
+fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
+    let text = serde_json::to_string(reply).expect("replies serialise");
+    // Posting fails only when the page is gone; then there is no one to tell.
+    let _ = scope.post_message(&JsValue::from_str(&text));
+}
+
+fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) {
+    match request {
+        Request::Analyze {
+            job,
+            files,
+            options,
+            filter,
+        } => {
+            let contents = match load(job, &files, blobs, send) {
+                Ok(contents) => contents,
+                Err(message) => return send(Reply::Failed { job, message }),
+            };
+            let roles: Vec<RoleUsed> = files
+                .iter()
+                .zip(&contents)
+                .map(|(file, bytes)| role_used(file, bytes))
+                .collect();
+            let inputs: Vec<InputFile<'_>> = roles
+                .iter()
+                .zip(&contents)
+                .map(|(used, bytes)| InputFile {
+                    name: &used.file,
+                    bytes,
+                    role: used.role,
+                })
+                .collect();
+            let mut throttle = Throttle::default();
+            let analysis = Analysis::new(&inputs, &options, &mut |progress| {
+                if throttle.is_worth_sending(progress) {
+                    send(Reply::Progress {
+                        job,
+                        step: Step::Engine(progress),
+                    });
+                }
+            });
+            drop(inputs);
+            drop(contents);
+            let report =
+                serde_json::to_string_pretty(analysis.report()).expect("reports serialise") + "\n";
+            let view = (!filter.is_empty()).then(|| to_json(&analysis.filtered(&filter)));
+            let agents = analysis.agents().into_iter().map(String::from).collect();
+            ANALYSIS.with(|kept| *kept.borrow_mut() = Some(analysis));
+            send(Reply::Analyzed {
+                job,
+                roles,
+                agents,
+                report,
+                view,
+            });
+        }
+        Request::Filter { job, filter } => {
+            let view = ANALYSIS.with(|kept| {
+                kept.borrow()
+                    .as_ref()
+                    .map(|analysis| to_json(&analysis.filtered(&filter)))
+            });
+            match view {
+                Some(view) => send(Reply::Filtered { job, view }),
+                None => send(Reply::Failed {
+                    job,
+                    message: "nothing has been analysed yet".into(),
+                }),
+            }
+        }
+        Request::Session { job, session_id } => {
+            let session = ANALYSIS.with(|kept| {
+                kept.borrow()
+                    .as_ref()
+                    .and_then(|analysis| analysis.session(&session_id).map(to_json))
+            });
+            send(Reply::Session {
+                job,
+                session_id,
+                session,
+            });
+        }
+    }
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("reports serialise")
+}
+
+fn role_used(file: &FileSpec, bytes: &[u8]) -> RoleUsed {
+    let (role, reason) = match file.role {
+        Some(role) => (role, "chosen by you".to_string()),
+        None => detect_role(bytes),
+    };
+    RoleUsed {
+        file: file.name.clone(),
+        role,
+        reason,
+    }
+}
+
+/// Copies every blob's bytes into memory, slice by slice, reporting progress.
+fn load(
+    job: u32,
+    files: &[FileSpec],
+    blobs: &Array,
+    send: &mut dyn FnMut(Reply),
+) -> Result<Vec<Vec<u8>>, String> {
+    if blobs.length() as usize != files.len() {
+        return Err(format!(
+            "{} files named but {} sent",
+            files.len(),
+            blobs.length()
+        ));
+    }
+    let reader = FileReaderSync::new().map_err(|error| describe(&error))?;
+    let blobs: Vec<Blob> = blobs.iter().map(|blob| blob.unchecked_into()).collect();
+    let total: u64 = blobs.iter().map(|blob| blob.size() as u64).sum();
+    let mut done = 0u64;
+    let mut contents = Vec::with_capacity(files.len());
+    for (file, blob) in files.iter().zip(&blobs) {
+        let size = blob.size() as u64;
+        let mut bytes = vec![0u8; size as usize];
+        let mut start = 0u64;
+        while start < size {
+            let end = (start + SLICE_BYTES).min(size);
+            let slice = blob
+                .slice_with_f64_and_f64(start as f64, end as f64)
+                .map_err(|error| format!("{}: {}", file.name, describe(&error)))?;
+            let buffer: ArrayBuffer = reader.read_as_array_buffer(&slice).map_err(|error| {
+                format!("{}: could not be read: {}", file.name, describe(&error))
+            })?;
+            Uint8Array::new(&buffer).copy_to(&mut bytes[start as usize..end as usize]);
+            done += end - start;
+            start = end;
+            send(Reply::Progress {
+                job,
+                step: Step::Loading { done, total },
+            });
+        }
+        contents.push(bytes);
+    }
+    Ok(contents)
+}
+
+fn describe(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|error| String::from(error.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| format!("{error:?}"))
+}
+
+/// Sends a progress report only when the stage changes or another percent is done, so a large
+/// file does not flood the page with messages.
+#[derive(Default)]
+struct Throttle {
+    last: Option<(Stage, u64)>,
+}
+
+impl Throttle {
+    fn is_worth_sending(&mut self, progress: Progress) -> bool {
+        let percent = (progress.done * 100)
+            .checked_div(progress.total)
+            .unwrap_or(100);
+        let now = (progress.stage, percent);
+        let is_new = self.last != Some(now);
+        self.last = Some(now);
+        is_new
+    }
+}
