@@ -43,6 +43,17 @@
 //! assert_eq!(layout.cell_at(left + 1, top + 1), Some((1, 0)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # On a canvas
+//!
+//! plotters-canvas's `CanvasBackend::with_canvas_object(canvas)` takes its size from the
+//! canvas's CSS box (`getBoundingClientRect`), not from its `width`/`height` attributes, so lay
+//! out in CSS pixels and let the context scale for high-DPI screens: size the canvas's CSS box
+//! with [`heatmap_size`] or [`pr_chart_size`], set its `width`/`height` attributes to that times
+//! `devicePixelRatio`, call `set_transform(dpr, 0, 0, dpr, 0, 0)` on its 2D context (not `scale`,
+//! which compounds on redraws), then draw. The canvas must be in the document and laid out
+//! first, or its size reads as zero. Layouts are then in CSS pixels: hit-test with
+//! a mouse event's `offset_x()`/`offset_y()` as they are.
 
 mod colour;
 mod heatmap;
