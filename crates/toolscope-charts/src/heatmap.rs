@@ -78,10 +78,10 @@ impl HeatmapLayout {
 
 const MARGIN: i32 = 8;
 const GAP: i32 = 6;
-const CAPTION_PX: f64 = 13.0;
+const CAPTION_PX: f64 = 12.5;
 const CAPTION_BAND: i32 = 24;
 const LABEL_PX: f64 = 12.0;
-const TITLE_PX: f64 = 13.0;
+const TITLE_PX: f64 = 12.5;
 const TITLE_BAND: i32 = 20;
 const VALUE_PX: f64 = 11.0;
 /// Cells never get smaller than this, so 30+ tools stay readable (the canvas scrolls instead).

@@ -151,6 +151,14 @@ mod tests {
     }
 
     #[test]
+    fn svg_font_sizes_in_use_come_back_as_written() {
+        // 13 px, for one, would come back from the SVG backend as 13.000000000000002.
+        for px in [11.0, 12.0, 12.5] {
+            assert_eq!(px * Fonts::SVG.size_factor / 1.24, px);
+        }
+    }
+
+    #[test]
     fn wide_characters_are_estimated_wider_than_ascii() {
         assert!(text_width("工具", 12.0) > text_width("ab", 12.0));
         assert_eq!(widest(Vec::<String>::new(), 12.0), 0);

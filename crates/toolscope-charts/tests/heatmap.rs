@@ -217,6 +217,7 @@ fn numbers_are_never_nan_or_infinite() {
                 };
                 let svg = heatmap_svg(&confusion, &style).to_lowercase();
                 assert!(!svg.contains("nan") && !svg.contains("inf"), "{style:?}");
+                assert!(!svg.contains("0000000"), "float noise in {style:?}");
             }
         }
     }

@@ -195,6 +195,7 @@ fn non_finite_numbers_draw_nothing_and_never_reach_the_svg() {
         )
         .to_lowercase();
         assert!(!svg_themed.contains("nan") && !svg_themed.contains("inf"));
+        assert!(!svg_themed.contains("0000000"), "float noise");
     }
     assert!(!svg.to_lowercase().contains("nan"));
 }
