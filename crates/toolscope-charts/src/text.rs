@@ -17,8 +17,8 @@ pub const MAX_LABEL_CHARS: usize = 28;
 /// Font family for every text in the charts; the browser and SVG viewers pick the face.
 pub(crate) const FONT_FAMILY: &str = "sans-serif";
 
-/// A tool name as an axis label: control characters (which XML forbids and a canvas shows as
-/// boxes) replaced, cut to [`MAX_LABEL_CHARS`] with an ellipsis, and an empty name shown as `""`.
+/// A tool name as an axis label: control characters and bidirectional overrides replaced, cut
+/// to [`MAX_LABEL_CHARS`] with an ellipsis, and an empty name shown as `""`.
 pub fn axis_label(name: &str) -> String {
     if name.is_empty() {
         return "\"\"".to_string();
@@ -32,12 +32,18 @@ pub fn axis_label(name: &str) -> String {
     let mut label: String = name
         .chars()
         .take(visible)
-        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .map(|c| if is_unsafe_to_show(c) { '\u{FFFD}' } else { c })
         .collect();
     if visible < char_count {
         label.push('…');
     }
     label
+}
+
+/// Control characters (XML forbids most; a canvas draws boxes) and bidirectional overrides
+/// (which would let a name from an input file reorder the text drawn after it).
+fn is_unsafe_to_show(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Estimated width in pixels of `text` at `font_px`, on the generous side so that labels fit in
@@ -138,6 +144,7 @@ mod tests {
     fn control_characters_and_empty_names_stay_visible_and_valid_xml() {
         assert_eq!(axis_label("a\u{0}b\nc"), "a\u{FFFD}b\u{FFFD}c");
         assert_eq!(axis_label(""), "\"\"");
+        assert_eq!(axis_label("a\u{202E}txt.exe"), "a\u{FFFD}txt.exe");
     }
 
     #[test]
