@@ -10,6 +10,7 @@ use super::problems::ProblemsView;
 use super::progress::ProgressBar;
 use super::selection::SelectionView;
 use super::session::SessionView;
+use crate::download::save;
 use crate::route::{Route, View};
 use crate::state::AppState;
 use crate::url::{current_fragment, write_fragment};
@@ -28,14 +29,10 @@ pub fn App() -> impl IntoView {
             state.route.set(route);
         }
     });
-    // A filter change asks the worker for the report under it.
+    // A filter change (and only that: the memo holds back other route changes) asks the worker
+    // for the report under it.
     let filter = Memo::new(move |_| state.route.with(|route| route.filter.clone()));
-    Effect::new(move |previous: Option<()>| {
-        filter.track();
-        if previous.is_some() {
-            state.refilter();
-        }
-    });
+    Effect::watch(move || filter.get(), move |_, _, _| state.refilter(), false);
     if state.route.get_untracked().is_demo {
         load_demo(state);
     }
@@ -56,6 +53,7 @@ pub fn App() -> impl IntoView {
             <Loader/>
             <ProgressBar/>
             <Show when=has_report>
+                <ReportBar/>
                 <nav class="tabs" role="tablist" aria-label="Report views">
                     {View::ALL
                         .into_iter()
@@ -87,6 +85,49 @@ pub fn App() -> impl IntoView {
                     }}
                 </section>
             </Show>
+        </div>
+    }
+}
+
+/// The report's own actions, and a pointer to problems with the input.
+#[component]
+fn ReportBar() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let download = move |_| {
+        if let Some((_, json)) = state.report.get_untracked() {
+            save("toolscope-report.json", "application/json", json.as_bytes());
+        }
+    };
+    let diagnostics = move || {
+        state.report.with(|report| {
+            report
+                .as_ref()
+                .map_or(0, |(report, _)| report.diagnostics.len())
+        })
+    };
+    view! {
+        <div class="report-bar toolbar">
+            {move || {
+                let count = diagnostics();
+                (count > 0)
+                    .then(|| {
+                        view! {
+                            <button
+                                class="link notice-link"
+                                data-testid="diagnostics-link"
+                                on:click=move |_| state.route.update(|route| route.view = View::Inputs)
+                            >
+                                {format!(
+                                    "{count} problem{} with the input files: see Inputs",
+                                    if count == 1 { "" } else { "s" },
+                                )}
+                            </button>
+                        }
+                    })
+            }}
+            <button class="button" data-testid="download-report-json" on:click=download>
+                "Download report JSON"
+            </button>
         </div>
     }
 }

@@ -1,60 +1,296 @@
-//! The selection charts. (Canvas drawing lands with the charts crate.)
+//! The selection charts on canvases, drawn by `toolscope-charts` through plotters-canvas: the
+//! confusion heatmap (click a cell, or move with the arrow keys, to list its turns) and the
+//! precision/recall chart (click a tool to filter by it). Each exports as PNG and SVG. Tool names
+//! are drawn as canvas text, never as HTML.
 
+use leptos::html;
 use leptos::prelude::*;
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use toolscope_charts::{
+    draw_heatmap, draw_precision_recall, heatmap_size, heatmap_svg, pr_chart_size,
+    precision_recall_svg, HeatmapLayout, HeatmapScale, HeatmapStyle, PrLayout, PrMetric, PrStyle,
+};
 use toolscope_core::metrics::selection::{Confusion, ToolRow};
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlCanvasElement, KeyboardEvent, MouseEvent};
 
+use crate::download::{save, save_blob};
+use crate::route::Scale;
 use crate::state::AppState;
 
-/// The confusion heatmap; each non-empty cell opens its turns.
+/// Sizes the canvas to `size`, one canvas pixel per CSS pixel.
+fn prepare(canvas: &HtmlCanvasElement, (width, height): (u32, u32)) {
+    canvas.set_width(width);
+    canvas.set_height(height);
+    let _ = canvas.set_attribute("style", &format!("width: {width}px; height: {height}px"));
+}
+
+/// Saves the canvas as a PNG.
+fn save_png(canvas: &HtmlCanvasElement, name: &'static str) {
+    // toBlob hands its callback a Blob, or null when the canvas is empty.
+    let callback =
+        wasm_bindgen::closure::Closure::once_into_js(move |blob: wasm_bindgen::JsValue| {
+            if let Some(blob) = blob.dyn_ref::<web_sys::Blob>() {
+                save_blob(name, blob);
+            }
+        });
+    let _ = canvas.to_blob(callback.unchecked_ref());
+}
+
+/// The confusion heatmap.
 #[component]
 pub fn ConfusionChart(confusion: Confusion) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let cells: Vec<(String, String, u64)> = confusion
-        .labels
-        .iter()
-        .enumerate()
-        .flat_map(|(row, expected)| {
-            let confusion = &confusion;
-            confusion
-                .labels
-                .iter()
-                .enumerate()
-                .filter_map(move |(column, actual)| {
-                    let count = confusion.matrix[row][column];
-                    (count > 0).then(|| (expected.clone(), actual.clone(), count))
-                })
+    let canvas = NodeRef::<html::Canvas>::new();
+    let layout = StoredValue::new(None::<HeatmapLayout>);
+    let labels = StoredValue::new(confusion.labels.clone());
+    let confusion = StoredValue::new(confusion);
+    let index_of =
+        move |name: &str| labels.with_value(|labels| labels.iter().position(|l| l == name));
+    let style = Memo::new(move |_| {
+        state.route.with(|route| HeatmapStyle {
+            scale: match route.scale {
+                Scale::Counts => HeatmapScale::Counts,
+                Scale::RowShares => HeatmapScale::RowNormalised,
+            },
+            selected: route
+                .cell
+                .as_ref()
+                .and_then(|(expected, actual)| Some((index_of(expected)?, index_of(actual)?))),
+            ..HeatmapStyle::default()
         })
-        .collect();
+    });
+    Effect::new(move |_| {
+        let style = style.get();
+        let Some(canvas) = canvas.get() else {
+            return;
+        };
+        confusion.with_value(|confusion| {
+            prepare(&canvas, heatmap_size(confusion, &style));
+            let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+                return;
+            };
+            let area = backend.into_drawing_area();
+            if let Ok(drawn) = draw_heatmap(&area, confusion, &style) {
+                let _ = canvas.set_attribute("data-origin-x", &drawn.origin.0.to_string());
+                let _ = canvas.set_attribute("data-origin-y", &drawn.origin.1.to_string());
+                let _ = canvas.set_attribute("data-cell-size", &drawn.cell_size.to_string());
+                layout.set_value(Some(drawn));
+            }
+        });
+    });
+    let open = move |row: usize, column: usize| {
+        let cell = labels
+            .with_value(|labels| Some((labels.get(row)?.clone(), labels.get(column)?.clone())));
+        if let Some(cell) = cell {
+            state.route.update(|route| route.cell = Some(cell));
+        }
+    };
+    let on_click = move |event: MouseEvent| {
+        let hit = layout.with_value(|layout| {
+            layout
+                .as_ref()
+                .and_then(|layout| layout.cell_at(event.offset_x(), event.offset_y()))
+        });
+        if let Some((row, column)) = hit {
+            open(row, column);
+        }
+    };
+    let on_key = move |event: KeyboardEvent| {
+        let count = labels.with_value(Vec::len);
+        if count == 0 {
+            return;
+        }
+        let (row, column) = style.get_untracked().selected.unwrap_or((0, 0));
+        let (row, column) = match event.key().as_str() {
+            "ArrowUp" => (row.saturating_sub(1), column),
+            "ArrowDown" => ((row + 1).min(count - 1), column),
+            "ArrowLeft" => (row, column.saturating_sub(1)),
+            "ArrowRight" => (row, (column + 1).min(count - 1)),
+            "Enter" | " " => (row, column),
+            "Escape" => {
+                state.route.update(|route| route.cell = None);
+                return;
+            }
+            _ => return,
+        };
+        event.prevent_default();
+        open(row, column);
+    };
+    let export_png = move |_| {
+        if let Some(canvas) = canvas.get_untracked() {
+            save_png(&canvas, "confusion.png");
+        }
+    };
+    let export_svg = move |_| {
+        let svg = confusion.with_value(|confusion| heatmap_svg(confusion, &style.get_untracked()));
+        save("confusion.svg", "image/svg+xml", svg.as_bytes());
+    };
+    let cells: Vec<(String, String, u64)> = confusion.with_value(|confusion| {
+        let mut cells = Vec::new();
+        for (row, expected) in confusion.labels.iter().enumerate() {
+            for (column, actual) in confusion.labels.iter().enumerate() {
+                let count = confusion.matrix[row][column];
+                if count > 0 {
+                    cells.push((expected.clone(), actual.clone(), count));
+                }
+            }
+        }
+        cells
+    });
     view! {
-        <ul class="cell-list" data-testid="cell-list">
-            {cells
-                .into_iter()
-                .map(|(expected, actual, count)| {
-                    let cell = (expected.clone(), actual.clone());
-                    view! {
-                        <li>
-                            <button
-                                class="link"
-                                data-testid="cell"
-                                data-expected=expected.clone()
-                                data-actual=actual.clone()
-                                on:click=move |_| {
-                                    let cell = cell.clone();
-                                    state.route.update(|route| route.cell = Some(cell))
-                                }
-                            >
-                                {format!("{expected} → {actual}: {count}")}
-                            </button>
-                        </li>
-                    }
-                })
-                .collect_view()}
-        </ul>
+        <div class="chart-scroll">
+            <canvas
+                node_ref=canvas
+                class="chart"
+                data-testid="heatmap"
+                tabindex="0"
+                role="img"
+                aria-label="Confusion matrix: expected tool by row, called tool by column. Arrow keys move between cells."
+                on:click=on_click
+                on:keydown=on_key
+            ></canvas>
+        </div>
+        <div class="toolbar">
+            <div class="segmented">
+                <button class="button small" data-testid="export-heatmap-png" on:click=export_png>
+                    "PNG"
+                </button>
+                <button class="button small" data-testid="export-heatmap-svg" on:click=export_svg>
+                    "SVG"
+                </button>
+            </div>
+        </div>
+        <details class="cells">
+            <summary>"Cells as a list"</summary>
+            <ul class="cell-list" data-testid="cell-list">
+                {cells
+                    .into_iter()
+                    .map(|(expected, actual, count)| {
+                        let cell = (expected.clone(), actual.clone());
+                        view! {
+                            <li>
+                                <button
+                                    class="link"
+                                    data-testid="cell"
+                                    data-expected=expected.clone()
+                                    data-actual=actual.clone()
+                                    on:click=move |_| {
+                                        let cell = cell.clone();
+                                        state.route.update(|route| route.cell = Some(cell))
+                                    }
+                                >
+                                    {format!("{expected} → {actual}: {count}")}
+                                </button>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        </details>
     }
 }
 
-/// Precision and recall per tool.
+/// Precision and recall per tool, with Wilson intervals as whiskers.
 #[component]
 pub fn PrecisionRecallChart(rows: Vec<ToolRow>) -> impl IntoView {
-    let _ = rows;
+    let state = expect_context::<AppState>();
+    let canvas = NodeRef::<html::Canvas>::new();
+    let layout = StoredValue::new(None::<PrLayout>);
+    let rows = StoredValue::new(rows);
+    let style = Memo::new(move |_| {
+        let tool = state.route.with(|route| route.filter.tool.clone());
+        PrStyle {
+            selected: tool.and_then(|tool| {
+                rows.with_value(|rows| rows.iter().position(|row| row.tool == tool))
+            }),
+            ..PrStyle::default()
+        }
+    });
+    Effect::new(move |_| {
+        let style = style.get();
+        let Some(canvas) = canvas.get() else {
+            return;
+        };
+        rows.with_value(|rows| {
+            prepare(&canvas, pr_chart_size(rows));
+            let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+                return;
+            };
+            if let Ok(drawn) = draw_precision_recall(&backend.into_drawing_area(), rows, &style) {
+                layout.set_value(Some(drawn));
+            }
+        });
+    });
+    let on_click = move |event: MouseEvent| {
+        let row = layout.with_value(|layout| {
+            layout
+                .as_ref()
+                .and_then(|layout| layout.row_at(event.offset_x(), event.offset_y()))
+        });
+        if let Some(tool) =
+            row.and_then(|row| rows.with_value(|rows| rows.get(row).map(|r| r.tool.clone())))
+        {
+            state.route.update(|route| route.filter.tool = Some(tool));
+        }
+    };
+    let on_move = move |event: MouseEvent| {
+        let title = layout.with_value(|layout| {
+            let mark = layout
+                .as_ref()?
+                .mark_at(event.offset_x(), event.offset_y(), 8)?;
+            let row = rows.with_value(|rows| rows.get(mark.row).cloned())?;
+            let metric = match mark.metric {
+                PrMetric::Precision => "precision",
+                PrMetric::Recall => "recall",
+            };
+            let interval = mark
+                .interval
+                .map(|[low, high]| format!(" (95 %: {low:.2}–{high:.2})"))
+                .unwrap_or_default();
+            Some(format!(
+                "{}: {metric} {}{interval}, support {}",
+                row.tool,
+                mark.value
+                    .map_or("–".to_string(), |value| format!("{value:.3}")),
+                row.support
+            ))
+        });
+        if let Some(canvas) = canvas.get_untracked() {
+            canvas.set_title(&title.unwrap_or_default());
+        }
+    };
+    let export_png = move |_| {
+        if let Some(canvas) = canvas.get_untracked() {
+            save_png(&canvas, "precision-recall.png");
+        }
+    };
+    let export_svg = move |_| {
+        let svg = rows.with_value(|rows| precision_recall_svg(rows, &style.get_untracked()));
+        save("precision-recall.svg", "image/svg+xml", svg.as_bytes());
+    };
+    view! {
+        <div class="chart-scroll">
+            <canvas
+                node_ref=canvas
+                class="chart"
+                data-testid="pr-chart"
+                role="img"
+                aria-label="Precision and recall per tool with 95 % Wilson intervals; the per-tool table below has the same numbers."
+                on:click=on_click
+                on:mousemove=on_move
+            ></canvas>
+        </div>
+        <div class="toolbar">
+            <div class="segmented">
+                <button class="button small" data-testid="export-pr-png" on:click=export_png>
+                    "PNG"
+                </button>
+                <button class="button small" data-testid="export-pr-svg" on:click=export_svg>
+                    "SVG"
+                </button>
+            </div>
+        </div>
+    }
 }

@@ -88,12 +88,84 @@ export async function waitForReport(page, timeout = 60_000) {
 /** The `toolscope` binary built for the tests (tests/run-page-tests builds it). */
 export const CLI = process.env.TOOLSCOPE_BIN ?? join(ROOT, 'target', 'debug', 'toolscope');
 
-/** Runs the CLI in `cwd` and returns stdout (exit status 1, "findings", is not an error). */
+/**
+ * Runs the CLI in `cwd` and returns stdout. Exit status 1 (findings) and 2 with a report on
+ * stdout (input with diagnostics) are answers, not failures.
+ */
 export function cli(args, cwd) {
   try {
-    return execFileSync(CLI, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
+    return execFileSync(CLI, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
-    if (error.status === 1) return error.stdout;
+    if (error.status === 1 || (error.status === 2 && error.stdout)) return error.stdout;
     throw error;
   }
+}
+
+/** Waits until `locator`'s text is `text` (the page updates after the worker answers). */
+export async function waitForText(locator, text, timeout = 30_000) {
+  const started = Date.now();
+  let last;
+  while (Date.now() - started < timeout) {
+    last = await locator.innerText().catch(() => undefined);
+    if (last === text) return;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error(`expected ${JSON.stringify(text)}, still ${JSON.stringify(last)}`);
+}
+
+/** The CLI's report JSON for files in `dir` given by role, run from `dir` so names match. */
+export function cliReport(dir, { tools = [], rules = [], traces = [], labels = [] }) {
+  const args = ['report', '--json'];
+  for (const file of tools) args.push('--tools', file);
+  for (const file of rules) args.push('--rules', file);
+  for (const file of labels) args.push('--labels', file);
+  args.push(...traces);
+  return cli(args, dir);
+}
+
+/** The four demo files, by role, as the CLI takes them. */
+export const DEMO_ROLES = {
+  tools: ['tools.json'],
+  rules: ['rules.json'],
+  traces: ['sessions.jsonl'],
+  labels: ['labels.jsonl'],
+};
+
+/** Paths of the demo files, for the file input. */
+export const DEMO_PATHS = ['tools.json', 'rules.json', 'sessions.jsonl', 'labels.jsonl'].map((name) =>
+  join(DEMO, name),
+);
+
+/** The value and detail text of an overview or selection card. */
+export async function card(page, id) {
+  const element = page.getByTestId(id);
+  return {
+    value: await element.getByTestId('value').innerText(),
+    detail: await element.getByTestId('detail').innerText(),
+  };
+}
+
+/** Starts a download with `click` and returns its content as text. */
+export async function downloadText(page, click) {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  const stream = await download.createReadStream();
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** Drops files on the page as a user would: a drop event carrying a DataTransfer. */
+export async function dropFiles(page, files) {
+  await page.evaluate((files) => {
+    const transfer = new DataTransfer();
+    for (const { name, text } of files) transfer.items.add(new File([text], name));
+    const target = document.querySelector('[data-testid="version"]');
+    target.dispatchEvent(new DragEvent('dragenter', { bubbles: true, dataTransfer: transfer }));
+    target.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer }));
+  }, files);
+}
+
+/** "14.3 %" from a rate, as the page writes it. */
+export function percent(rate) {
+  return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)} %`;
 }

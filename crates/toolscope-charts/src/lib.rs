@@ -46,14 +46,11 @@
 //!
 //! # On a canvas
 //!
-//! plotters-canvas's `CanvasBackend::with_canvas_object(canvas)` takes its size from the
-//! canvas's CSS box (`getBoundingClientRect`), not from its `width`/`height` attributes, so lay
-//! out in CSS pixels and let the context scale for high-DPI screens: size the canvas's CSS box
-//! with [`heatmap_size`] or [`pr_chart_size`], set its `width`/`height` attributes to that times
-//! `devicePixelRatio`, call `set_transform(dpr, 0, 0, dpr, 0, 0)` on its 2D context (not `scale`,
-//! which compounds on redraws), then draw. The canvas must be in the document and laid out
-//! first, or its size reads as zero. Layouts are then in CSS pixels: hit-test with
-//! a mouse event's `offset_x()`/`offset_y()` as they are.
+//! plotters-canvas 0.3.1's `CanvasBackend::with_canvas_object(canvas)` takes its size from the
+//! canvas's `width`/`height` attributes. The page sets them (and the CSS box) to
+//! [`heatmap_size`] or [`pr_chart_size`] and draws at one canvas pixel per CSS pixel, so layouts
+//! are in CSS pixels and a mouse event's `offset_x()`/`offset_y()` hit-test as they are. The
+//! canvas must be in the document before drawing.
 
 mod colour;
 mod heatmap;
