@@ -117,3 +117,35 @@ test('a session opens as a timeline with its problems at their calls and its lab
   assert.equal(await page.getByTestId('turn-label').count(), labelled.length);
   assert.deepEqual(errors, []);
 });
+
+test('the per-tool CSV and the chart SVGs carry the CLI numbers and every tool', async () => {
+  await page.getByTestId('tab-selection').click();
+  const csv = await downloadText(page, () => page.getByTestId('export-per-tool-csv').click());
+  assert.equal(csv.name, 'per-tool.csv');
+  const [header, ...lines] = csv.text.trim().split('\n').map((line) => line.split(','));
+  assert.deepEqual(header.slice(0, 4), ['tool', 'tp', 'fp', 'fn']);
+  const rows = expected.selection.per_tool;
+  assert.equal(lines.length, rows.length);
+  for (const [index, row] of rows.entries()) {
+    const line = lines[index];
+    assert.deepEqual(line.slice(0, 4), [row.tool, String(row.tp), String(row.fp), String(row.fn)]);
+    assert.equal(line[4] === '' ? null : Number(line[4]), row.precision);
+    assert.equal(line[7] === '' ? null : Number(line[7]), row.recall);
+  }
+  const heatmap = await downloadText(page, () => page.getByTestId('export-heatmap-svg').click());
+  assert.ok(heatmap.text.startsWith('<svg'));
+  const pr = await downloadText(page, () => page.getByTestId('export-pr-svg').click());
+  for (const label of expected.selection.confusion.labels) {
+    assert.match(heatmap.text, new RegExp(`>\\s*${label}\\s*<`), `heatmap SVG names ${label}`);
+    assert.ok(pr.text.includes(label), `precision/recall SVG names ${label}`);
+  }
+  const png = await downloadText(page, () => page.getByTestId('export-heatmap-png').click());
+  assert.equal(png.name, 'confusion.png');
+  assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
+
+  await page.getByTestId('tab-problems').click();
+  const problems = await downloadText(page, () => page.getByTestId('export-problems-csv').click());
+  const problemLines = problems.text.trim().split('\n');
+  assert.equal(problemLines[0], 'session_id,step,tool,kind,message,pointer,suggestion,related_step');
+  assert.ok(problemLines.length - 1 >= expected.problems.length, 'a row per problem (messages may span lines)');
+});

@@ -151,7 +151,8 @@ export async function downloadText(page, click) {
   const stream = await download.createReadStream();
   const chunks = [];
   for await (const chunk of stream) chunks.push(chunk);
-  return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
+  const bytes = Buffer.concat(chunks);
+  return { name: download.suggestedFilename(), text: bytes.toString('utf8'), bytes };
 }
 
 /** Drops files on the page as a user would: a drop event carrying a DataTransfer. */

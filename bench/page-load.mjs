@@ -1,0 +1,56 @@
+// Page benchmark (not a test): time from files chosen to report rendered in headless Chromium,
+// for generated trace files, beside the CLI's `report --json` on the same files.
+//
+//   bash bench/page.sh            (builds the release site and the CLI, generates the files)
+//
+// Each size is measured REPEAT times in a fresh page; the fastest and the median are printed.
+
+import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve, launch, waitForReport } from '../tests/page/support.mjs';
+
+const [site, cli, ...files] = process.argv.slice(2);
+const REPEAT = Number(process.env.REPEAT ?? 3);
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const server = await serve(site);
+const browser = await launch();
+console.log('file | size | page: fastest / median | CLI report --json: fastest / median | page ÷ CLI');
+console.log('---|---|---|---|---');
+for (const file of files) {
+  const pageTimes = [];
+  for (let run = 0; run < REPEAT; run += 1) {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.getByTestId('version').waitFor();
+    // The worker is started with the page; wait until it has loaded its wasm.
+    await page.waitForTimeout(1000);
+    const started = Date.now();
+    await page.getByTestId('file-input').setInputFiles([file]);
+    await waitForReport(page, 600_000);
+    await page.getByTestId('ov-calls').waitFor();
+    pageTimes.push((Date.now() - started) / 1000);
+    await page.close();
+  }
+  const cliTimes = [];
+  for (let run = 0; run < REPEAT; run += 1) {
+    const started = process.hrtime.bigint();
+    try {
+      execFileSync(cli, ['report', '--json', file], { stdio: ['ignore', 'ignore', 'ignore'] });
+    } catch (error) {
+      if (error.status !== 1) throw error;
+    }
+    cliTimes.push(Number(process.hrtime.bigint() - started) / 1e9);
+  }
+  const size = (statSync(file).size / 1e6).toFixed(1);
+  const ratio = median(pageTimes) / median(cliTimes);
+  console.log(
+    `${join('…', file.split('/').slice(-2).join('/'))} | ${size} MB | ` +
+      `${Math.min(...pageTimes).toFixed(2)} s / ${median(pageTimes).toFixed(2)} s | ` +
+      `${Math.min(...cliTimes).toFixed(2)} s / ${median(cliTimes).toFixed(2)} s | ${ratio.toFixed(2)}×`,
+  );
+}
+await browser.close();
+await server.close();

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Page benchmark: builds the release site (scripts/build-site) and the release CLI, generates
+# 10 MB and 100 MB trace files, and times the page against the CLI on them (bench/page-load.mjs).
+# Prints the wasm sizes, gzipped. Output: a Markdown table on stdout.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+OUT=bench/out/page
+SITE="$OUT/site"
+mkdir -p "$OUT"
+DIST="$SITE" bash scripts/build-site >&2
+cargo build --release -q -p toolscope-cli -p toolscope-gen
+for size in 10M 100M; do
+    [ -f "$OUT/$size/sessions.jsonl" ] ||
+        target/release/toolscope-gen --target-bytes "$size" --out-dir "$OUT/$size" >&2
+done
+echo "wasm | bytes | gzipped"
+echo "---|---|---"
+for wasm in "$SITE"/*.wasm; do
+    echo "$(basename "$wasm") | $(wc -c <"$wasm") | $(gzip -9 -c "$wasm" | wc -c)"
+done
+echo
+(cd tests && [ -d node_modules ] || npm ci >&2)
+node bench/page-load.mjs "$PWD/$SITE" "$PWD/target/release/toolscope" \
+    "$PWD/$OUT/10M/sessions.jsonl" "$PWD/$OUT/100M/sessions.jsonl"
