@@ -1,0 +1,167 @@
+//! Detecting a trace file's format from its content (never its name), with the reason.
+//!
+//! The first few records that parse are the probe. Formats are tried from the most specific to
+//! the most general ([`TraceFormat::ALL`]); the first that recognises the probe wins. When none
+//! does, one diagnostic lists every format tried and what it looks for.
+
+use serde_json::Value;
+
+use super::exchange::first_bodies;
+use super::TraceFormat;
+use crate::diagnostic::Diagnostic;
+use crate::json::{parse_record, Layout, Split};
+
+/// How many parsed records detection looks at.
+const PROBE_RECORDS: usize = 8;
+
+/// What detection sees of a file.
+pub(crate) struct Probe {
+    pub(crate) layout: Layout,
+    /// The first records that parse.
+    pub(crate) records: Vec<Value>,
+    /// Request and response bodies inside them (the records themselves when they wrap none).
+    pub(crate) bodies: Vec<Value>,
+}
+
+impl Probe {
+    fn first(&self) -> &Value {
+        &self.records[0]
+    }
+
+    fn first_has(&self, key: &str) -> bool {
+        self.first().get(key).is_some()
+    }
+
+    fn any_body(&self, test: impl Fn(&Value) -> bool) -> bool {
+        self.bodies.iter().any(test)
+    }
+
+    /// Every message the probe holds: records that are messages, and the messages, contents
+    /// and items of each body.
+    fn messages(&self) -> impl Iterator<Item = &Value> {
+        self.bodies.iter().flat_map(|body| {
+            let lists = ["messages", "contents", "input", "output", "traj"]
+                .into_iter()
+                .filter_map(|key| body.get(key).and_then(Value::as_array))
+                .flatten();
+            let choices = body
+                .get("choices")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|choice| choice.get("message"));
+            let candidates = body
+                .get("candidates")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|candidate| candidate.get("content"));
+            std::iter::once(body)
+                .chain(lists)
+                .chain(choices)
+                .chain(candidates)
+        })
+    }
+}
+
+/// What each format looks for, as the diagnostic lists it.
+fn looks_for(format: TraceFormat) -> &'static str {
+    match format {
+        TraceFormat::Native => "records with \"events\"",
+        TraceFormat::EvalCases => "an array of cases with \"user_input\" or \"expected_tool\"",
+        TraceFormat::SeedCalls => "an array of {\"name\", \"args\"} calls",
+        TraceFormat::OpenaiChat => {
+            "\"messages\" with \"role\", \"choices\", or chat messages one per record"
+        }
+    }
+}
+
+/// Why the probe is in `format`, if it is.
+fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
+    let array = probe.layout == Layout::Array;
+    match format {
+        TraceFormat::Native => (probe.first_has("events")
+            || probe.first_has("session_id") && !probe.first_has("expected_tool"))
+        .then_some("records have \"events\": toolscope session format"),
+        TraceFormat::EvalCases => (array
+            && (probe.first_has("user_input") || probe.first_has("expected_tool")))
+        .then_some("an array of cases with \"user_input\"/\"expected_tool\": eval cases"),
+        TraceFormat::SeedCalls => (array
+            && probe.first().get("name").is_some_and(Value::is_string))
+        .then_some("an array of {\"name\", \"args\"} calls: one session"),
+        TraceFormat::OpenaiChat => recognise_openai_chat(probe),
+    }
+}
+
+fn recognise_openai_chat(probe: &Probe) -> Option<&'static str> {
+    if probe.messages().any(|message| {
+        message.get("tool_calls").is_some() || message.get("function_call").is_some()
+    }) {
+        Some("messages with \"tool_calls\": OpenAI Chat Completions")
+    } else if probe.any_body(|body| body.get("choices").is_some_and(Value::is_array)) {
+        Some("a response with \"choices\": OpenAI Chat Completions")
+    } else if probe.any_body(|body| body.get("messages").is_some_and(Value::is_array)) {
+        Some("requests with \"messages\": OpenAI Chat Completions")
+    } else if probe.first().get("role").is_some_and(Value::is_string) {
+        Some("one message with \"role\" per record: OpenAI Chat Completions")
+    } else {
+        None
+    }
+}
+
+/// Detects the format; when nothing matches, one error lists every format tried.
+pub(super) fn detect(
+    file: &str,
+    split: &Split<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(TraceFormat, String)> {
+    if split.records.is_empty() {
+        return None;
+    }
+    let mut scratch = Vec::new();
+    let mut records = Vec::new();
+    let mut errors = Vec::new();
+    for record in &split.records {
+        match parse_record::<Value>(file, record, &mut scratch) {
+            Ok(value) => records.push(value),
+            Err(error) => errors.push(error),
+        }
+        if records.len() == PROBE_RECORDS {
+            break;
+        }
+    }
+    let line = split.records.first().map(|record| record.line);
+    if records.is_empty() {
+        diagnostics.extend(errors);
+        diagnostics.push(Diagnostic::error(
+            file,
+            line,
+            "no record of the file is JSON, so no trace format could be detected",
+        ));
+        return None;
+    }
+    let bodies = records.iter().flat_map(first_bodies).collect();
+    let probe = Probe {
+        layout: split.layout,
+        records,
+        bodies,
+    };
+    for format in TraceFormat::ALL {
+        if let Some(reason) = recognise(format, &probe) {
+            return Some((format, reason.to_string()));
+        }
+    }
+    let tried: Vec<String> = TraceFormat::ALL
+        .iter()
+        .map(|format| format!("{format} ({})", looks_for(*format)))
+        .collect();
+    diagnostics.push(Diagnostic::error(
+        file,
+        line,
+        format!(
+            "not a trace format toolscope reads; tried {} (a format can be chosen to read it anyway)",
+            tried.join(", ")
+        ),
+    ));
+    None
+}
