@@ -117,3 +117,41 @@ fn snapshot_family(family: &str, expected: TraceFormat) {
 fn openai_chat_fixtures_read_as_their_snapshots() {
     snapshot_family("openai_chat", TraceFormat::OpenaiChat);
 }
+
+#[test]
+fn anthropic_fixtures_read_as_their_snapshots() {
+    snapshot_family("anthropic", TraceFormat::Anthropic);
+}
+
+#[test]
+fn the_same_conversation_gives_the_same_report_in_every_format() {
+    use toolscope_core::{analyze, InputFile, Options, Role};
+    let mut reference: Option<(String, String)> = None;
+    for path in fixtures("same_conversation") {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        // One file name for all, so session ids (named after the file) agree.
+        let input = InputFile {
+            name: "conversation.json",
+            bytes: &bytes,
+            role: Role::Traces,
+        };
+        let mut report = analyze(&[input], &Options::default());
+        assert!(
+            report.diagnostics.is_empty(),
+            "{name}: {:?}",
+            report.diagnostics
+        );
+        assert_eq!(report.summary.sessions, 1, "{name}");
+        report.inputs.clear();
+        let json = serde_json::to_string_pretty(&report).unwrap();
+        match &reference {
+            None => reference = Some((name, json)),
+            Some((first, expected)) => {
+                assert_eq!(&json, expected, "{name} differs from {first}")
+            }
+        }
+    }
+    let (_, json) = reference.expect("fixtures");
+    insta::assert_snapshot!("same_conversation_report", json);
+}

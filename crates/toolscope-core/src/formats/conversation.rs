@@ -14,6 +14,8 @@ use crate::model::{Args, Event, Origin, ResultStatus, Session, ToolCall, ToolDef
 pub(crate) struct Conversation {
     session_id: String,
     origin: Origin,
+    /// The line warnings point at: the record being read.
+    line: usize,
     events: Vec<Event>,
     tools: Option<Arc<Vec<ToolDef>>>,
     call_ids: HashSet<String>,
@@ -44,6 +46,7 @@ impl Conversation {
                 file: file.to_string(),
                 line,
             },
+            line,
             events: Vec::new(),
             tools: None,
             call_ids: HashSet::new(),
@@ -51,6 +54,11 @@ impl Conversation {
             agent_id: None,
             started_at: None,
         }
+    }
+
+    /// Points later warnings at `line` (the record now being read).
+    pub(crate) fn set_line(&mut self, line: usize) {
+        self.line = line;
     }
 
     /// Sets the tools the agent was given.
@@ -129,7 +137,7 @@ impl Conversation {
     pub(crate) fn warning(&self, message: String) -> Diagnostic {
         Diagnostic::warning(
             &self.origin.file,
-            Some(self.origin.line),
+            Some(self.line),
             format!("session {:?}, {message}", self.session_id),
         )
     }

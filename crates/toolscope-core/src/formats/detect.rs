@@ -73,6 +73,9 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::OpenaiChat => {
             "\"messages\" with \"role\", \"choices\", or chat messages one per record"
         }
+        TraceFormat::Anthropic => {
+            "\"tool_use\"/\"tool_result\" content blocks, tools with \"input_schema\""
+        }
     }
 }
 
@@ -90,6 +93,40 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
             && probe.first().get("name").is_some_and(Value::is_string))
         .then_some("an array of {\"name\", \"args\"} calls: one session"),
         TraceFormat::OpenaiChat => recognise_openai_chat(probe),
+        TraceFormat::Anthropic => recognise_anthropic(probe),
+    }
+}
+
+fn recognise_anthropic(probe: &Probe) -> Option<&'static str> {
+    let has_block = |message: &Value| {
+        message
+            .get("content")
+            .and_then(Value::as_array)
+            .is_some_and(|blocks| {
+                blocks.iter().any(|block| {
+                    block
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .is_some_and(|kind| matches!(kind, "tool_use" | "tool_result" | "thinking"))
+                })
+            })
+    };
+    let tools_have_input_schema = |body: &Value| {
+        body.get("tools")
+            .and_then(Value::as_array)
+            .is_some_and(|tools| tools.iter().any(|tool| tool.get("input_schema").is_some()))
+    };
+    if probe.messages().any(has_block) {
+        Some("content blocks \"tool_use\"/\"tool_result\": Anthropic Messages")
+    } else if probe.any_body(tools_have_input_schema) {
+        Some("tools with \"input_schema\": Anthropic Messages")
+    } else if probe.any_body(|body| {
+        body.get("type").and_then(Value::as_str) == Some("message")
+            && body.get("content").is_some_and(Value::is_array)
+    }) {
+        Some("a response of type \"message\" with content blocks: Anthropic Messages")
+    } else {
+        None
     }
 }
 

@@ -81,6 +81,7 @@ pub(crate) fn read<D: Dialect>(
     let stem = super::file_stem(file);
     let mut threads: Vec<Thread> = Vec::new();
     let mut loose: Option<Conversation> = None;
+    let mut loose_count = 0;
     for record in &split.records {
         let value = match parse_record::<Value>(file, record, diagnostics) {
             Ok(value) => value,
@@ -92,7 +93,9 @@ pub(crate) fn read<D: Dialect>(
         if D::is_message(&value) {
             let conversation =
                 loose.get_or_insert_with(|| Conversation::new(stem.to_string(), file, record.line));
-            let place = format!("line {}", record.line);
+            conversation.set_line(record.line);
+            loose_count += 1;
+            let place = format!("message {loose_count}");
             D::add_message(conversation, &value, &place, diagnostics);
             continue;
         }

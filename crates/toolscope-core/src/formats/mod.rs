@@ -1,6 +1,7 @@
 //! Trace readers: each turns one export format into [`Session`]s (and, for formats that carry
 //! them, [`Label`]s). The format is detected from the content, never the file name.
 
+pub mod anthropic;
 mod content;
 mod conversation;
 mod detect;
@@ -33,14 +34,17 @@ pub enum TraceFormat {
     /// OpenAI Chat Completions: requests, responses, logs of both, batch and fine-tuning JSONL,
     /// or a bare message list.
     OpenaiChat,
+    /// Anthropic Messages: requests, responses, logs of both, or a bare message list.
+    Anthropic,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 4] = [
+    pub const ALL: [TraceFormat; 5] = [
         TraceFormat::Native,
         TraceFormat::EvalCases,
         TraceFormat::SeedCalls,
+        TraceFormat::Anthropic,
         TraceFormat::OpenaiChat,
     ];
 
@@ -51,6 +55,7 @@ impl TraceFormat {
             TraceFormat::SeedCalls => "seed_calls",
             TraceFormat::EvalCases => "eval_cases",
             TraceFormat::OpenaiChat => "openai_chat",
+            TraceFormat::Anthropic => "anthropic",
         }
     }
 
@@ -114,6 +119,9 @@ pub fn read_traces_as(
         }
         TraceFormat::OpenaiChat => {
             read.sessions = exchange::read::<openai_chat::OpenAiChat>(file, &split, diagnostics)
+        }
+        TraceFormat::Anthropic => {
+            read.sessions = exchange::read::<anthropic::Anthropic>(file, &split, diagnostics)
         }
     }
     read
