@@ -155,3 +155,8 @@ fn the_same_conversation_gives_the_same_report_in_every_format() {
     let (_, json) = reference.expect("fixtures");
     insta::assert_snapshot!("same_conversation_report", json);
 }
+
+#[test]
+fn openai_responses_fixtures_read_as_their_snapshots() {
+    snapshot_family("openai_responses", TraceFormat::OpenaiResponses);
+}

@@ -76,6 +76,9 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::Anthropic => {
             "\"tool_use\"/\"tool_result\" content blocks, tools with \"input_schema\""
         }
+        TraceFormat::OpenaiResponses => {
+            "\"function_call\" items, a response with \"output\", a request with \"input\""
+        }
     }
 }
 
@@ -94,6 +97,38 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
         .then_some("an array of {\"name\", \"args\"} calls: one session"),
         TraceFormat::OpenaiChat => recognise_openai_chat(probe),
         TraceFormat::Anthropic => recognise_anthropic(probe),
+        TraceFormat::OpenaiResponses => recognise_openai_responses(probe),
+    }
+}
+
+fn recognise_openai_responses(probe: &Probe) -> Option<&'static str> {
+    let is_call_item = |item: &Value| {
+        item.get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|kind| {
+                matches!(
+                    kind,
+                    "function_call" | "function_call_output" | "custom_tool_call" | "mcp_call"
+                )
+            })
+    };
+    if probe.messages().any(is_call_item) {
+        Some("items of type \"function_call\": OpenAI Responses")
+    } else if probe.any_body(|body| {
+        body.get("object").and_then(Value::as_str) == Some("response")
+            || body.get("output").is_some_and(Value::is_array) && body.get("model").is_some()
+    }) {
+        Some("a response with \"output\" items: OpenAI Responses")
+    } else if probe.any_body(|body| {
+        body.get("input")
+            .is_some_and(|input| input.is_array() || input.is_string())
+            && (body.get("model").is_some()
+                || body.get("tools").is_some()
+                || body.get("previous_response_id").is_some())
+    }) {
+        Some("a request with \"input\": OpenAI Responses")
+    } else {
+        None
     }
 }
 

@@ -9,6 +9,7 @@ pub mod eval_cases;
 mod exchange;
 pub mod native;
 pub mod openai_chat;
+pub mod openai_responses;
 pub mod seed_calls;
 
 use serde::{Deserialize, Serialize};
@@ -36,14 +37,18 @@ pub enum TraceFormat {
     OpenaiChat,
     /// Anthropic Messages: requests, responses, logs of both, or a bare message list.
     Anthropic,
+    /// OpenAI Responses API: requests, responses, logs joined over `previous_response_id`, or a
+    /// bare item list.
+    OpenaiResponses,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 5] = [
+    pub const ALL: [TraceFormat; 6] = [
         TraceFormat::Native,
         TraceFormat::EvalCases,
         TraceFormat::SeedCalls,
+        TraceFormat::OpenaiResponses,
         TraceFormat::Anthropic,
         TraceFormat::OpenaiChat,
     ];
@@ -56,6 +61,7 @@ impl TraceFormat {
             TraceFormat::EvalCases => "eval_cases",
             TraceFormat::OpenaiChat => "openai_chat",
             TraceFormat::Anthropic => "anthropic",
+            TraceFormat::OpenaiResponses => "openai_responses",
         }
     }
 
@@ -122,6 +128,10 @@ pub fn read_traces_as(
         }
         TraceFormat::Anthropic => {
             read.sessions = exchange::read::<anthropic::Anthropic>(file, &split, diagnostics)
+        }
+        TraceFormat::OpenaiResponses => {
+            read.sessions =
+                exchange::read::<openai_responses::OpenAiResponses>(file, &split, diagnostics)
         }
     }
     read
