@@ -160,3 +160,8 @@ fn the_same_conversation_gives_the_same_report_in_every_format() {
 fn openai_responses_fixtures_read_as_their_snapshots() {
     snapshot_family("openai_responses", TraceFormat::OpenaiResponses);
 }
+
+#[test]
+fn gemini_fixtures_read_as_their_snapshots() {
+    snapshot_family("gemini", TraceFormat::Gemini);
+}

@@ -79,6 +79,7 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::OpenaiResponses => {
             "\"function_call\" items, a response with \"output\", a request with \"input\""
         }
+        TraceFormat::Gemini => "\"contents\" or \"candidates\" with \"parts\"",
     }
 }
 
@@ -98,6 +99,19 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
         TraceFormat::OpenaiChat => recognise_openai_chat(probe),
         TraceFormat::Anthropic => recognise_anthropic(probe),
         TraceFormat::OpenaiResponses => recognise_openai_responses(probe),
+        TraceFormat::Gemini => recognise_gemini(probe),
+    }
+}
+
+fn recognise_gemini(probe: &Probe) -> Option<&'static str> {
+    if probe.any_body(|body| body.get("candidates").is_some_and(Value::is_array)) {
+        Some("a response with \"candidates\": Gemini")
+    } else if probe.any_body(|body| body.get("contents").is_some_and(Value::is_array)) {
+        Some("a request with \"contents\": Gemini")
+    } else if probe.first().get("parts").is_some_and(Value::is_array) {
+        Some("contents with \"parts\", one per record: Gemini")
+    } else {
+        None
     }
 }
 

@@ -7,6 +7,7 @@ mod conversation;
 mod detect;
 pub mod eval_cases;
 mod exchange;
+pub mod gemini;
 pub mod native;
 pub mod openai_chat;
 pub mod openai_responses;
@@ -40,16 +41,19 @@ pub enum TraceFormat {
     /// OpenAI Responses API: requests, responses, logs joined over `previous_response_id`, or a
     /// bare item list.
     OpenaiResponses,
+    /// Google Gemini `generateContent`: requests, responses, logs of both, or a content list.
+    Gemini,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 6] = [
+    pub const ALL: [TraceFormat; 7] = [
         TraceFormat::Native,
         TraceFormat::EvalCases,
         TraceFormat::SeedCalls,
         TraceFormat::OpenaiResponses,
         TraceFormat::Anthropic,
+        TraceFormat::Gemini,
         TraceFormat::OpenaiChat,
     ];
 
@@ -62,6 +66,7 @@ impl TraceFormat {
             TraceFormat::OpenaiChat => "openai_chat",
             TraceFormat::Anthropic => "anthropic",
             TraceFormat::OpenaiResponses => "openai_responses",
+            TraceFormat::Gemini => "gemini",
         }
     }
 
@@ -132,6 +137,9 @@ pub fn read_traces_as(
         TraceFormat::OpenaiResponses => {
             read.sessions =
                 exchange::read::<openai_responses::OpenAiResponses>(file, &split, diagnostics)
+        }
+        TraceFormat::Gemini => {
+            read.sessions = exchange::read::<gemini::Gemini>(file, &split, diagnostics)
         }
     }
     read
