@@ -165,3 +165,13 @@ fn openai_responses_fixtures_read_as_their_snapshots() {
 fn gemini_fixtures_read_as_their_snapshots() {
     snapshot_family("gemini", TraceFormat::Gemini);
 }
+
+#[test]
+fn otel_genai_fixtures_read_as_their_snapshots() {
+    snapshot_family("otel_genai", TraceFormat::OtelGenai);
+}
+
+#[test]
+fn openinference_fixtures_read_as_their_snapshots() {
+    snapshot_family("openinference", TraceFormat::Openinference);
+}

@@ -2,7 +2,6 @@
 //! and assistant text, calls and results here, so that linking checks, the `"Error: "`
 //! convention and the warnings about orphaned results are the same for every format.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -18,10 +17,16 @@ pub(crate) struct Conversation {
     line: usize,
     events: Vec<Event>,
     tools: Option<Arc<Vec<ToolDef>>>,
-    call_ids: HashSet<String>,
-    calls_without_result: usize,
+    calls: Vec<CallState>,
     agent_id: Option<String>,
     started_at: Option<String>,
+}
+
+/// A call made so far, and whether a result answered it.
+struct CallState {
+    call_id: Option<String>,
+    name: String,
+    is_answered: bool,
 }
 
 /// The status of a tool result: an explicit flag wins; otherwise text starting with `Error:`
@@ -49,8 +54,7 @@ impl Conversation {
             line,
             events: Vec::new(),
             tools: None,
-            call_ids: HashSet::new(),
-            calls_without_result: 0,
+            calls: Vec::new(),
             agent_id: None,
             started_at: None,
         }
@@ -93,10 +97,11 @@ impl Conversation {
             diagnostics.push(self.warning(format!("{place}: tool call has no name; left out")));
             return;
         };
-        if let Some(id) = &call_id {
-            self.call_ids.insert(id.clone());
-        }
-        self.calls_without_result += 1;
+        self.calls.push(CallState {
+            call_id: call_id.clone(),
+            name: name.to_string(),
+            is_answered: false,
+        });
         self.events.push(Event::ToolUse(ToolCall {
             call_id,
             name: name.to_string(),
@@ -114,15 +119,21 @@ impl Conversation {
         place: &str,
         diagnostics: &mut Vec<Diagnostic>,
     ) {
-        match &call_id {
-            Some(id) if !self.call_ids.contains(id) => diagnostics.push(self.warning(format!(
+        let answered = match &call_id {
+            Some(id) => self
+                .calls
+                .iter()
+                .position(|call| call.call_id.as_ref() == Some(id)),
+            None => self.calls.iter().position(|call| !call.is_answered),
+        };
+        match (answered, &call_id) {
+            (Some(index), _) => self.calls[index].is_answered = true,
+            (None, Some(id)) => diagnostics.push(self.warning(format!(
                 "{place}: result for call {id:?}, which no call in the session made"
             ))),
-            None if self.calls_without_result == 0 => diagnostics
+            (None, None) => diagnostics
                 .push(self.warning(format!("{place}: tool result with no call waiting for it"))),
-            _ => {}
         }
-        self.calls_without_result = self.calls_without_result.saturating_sub(1);
         let (status, is_status_inferred) = result_status(content.as_deref(), is_error);
         self.events.push(Event::ToolResult(ToolResult {
             call_id,
@@ -131,6 +142,29 @@ impl Conversation {
             error_source: None,
             is_status_inferred,
         }));
+    }
+
+    /// Whether a call with this id was made.
+    pub(crate) fn has_call(&self, call_id: &str) -> bool {
+        self.calls
+            .iter()
+            .any(|call| call.call_id.as_deref() == Some(call_id))
+    }
+
+    /// Whether the call with this id already has its result.
+    pub(crate) fn is_answered(&self, call_id: &str) -> bool {
+        self.calls
+            .iter()
+            .any(|call| call.call_id.as_deref() == Some(call_id) && call.is_answered)
+    }
+
+    /// The oldest call of `name` still waiting for its result: `Some(its id)` (which may itself
+    /// be `None` for formats without ids), or `None` when no such call waits.
+    pub(crate) fn waiting_call_named(&self, name: &str) -> Option<Option<String>> {
+        self.calls
+            .iter()
+            .find(|call| !call.is_answered && call.name == name)
+            .map(|call| call.call_id.clone())
     }
 
     /// A warning about this session.

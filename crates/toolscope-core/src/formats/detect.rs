@@ -80,6 +80,8 @@ fn looks_for(format: TraceFormat) -> &'static str {
             "\"function_call\" items, a response with \"output\", a request with \"input\""
         }
         TraceFormat::Gemini => "\"contents\" or \"candidates\" with \"parts\"",
+        TraceFormat::OtelGenai => "OTLP/JSON \"resourceSpans\", spans or \"gen_ai.*\" attributes",
+        TraceFormat::Openinference => "spans with \"openinference.span.kind\"",
     }
 }
 
@@ -100,6 +102,33 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
         TraceFormat::Anthropic => recognise_anthropic(probe),
         TraceFormat::OpenaiResponses => recognise_openai_responses(probe),
         TraceFormat::Gemini => recognise_gemini(probe),
+        TraceFormat::OtelGenai => recognise_spans(probe, false),
+        TraceFormat::Openinference => recognise_spans(probe, true),
+    }
+}
+
+/// OTLP exports, bare spans and attribute maps; OpenInference when any span says its kind.
+fn recognise_spans(probe: &Probe, openinference: bool) -> Option<&'static str> {
+    let first = probe.first();
+    let is_spans = first.get("resourceSpans").is_some()
+        || super::otlp::is_bare_span(first)
+        || super::otlp::is_attribute_map(first);
+    if !is_spans {
+        return None;
+    }
+    let keys: Vec<String> = probe
+        .records
+        .iter()
+        .flat_map(super::otlp::attribute_keys)
+        .collect();
+    let has_openinference = keys.iter().any(|key| key == "openinference.span.kind");
+    match (openinference, has_openinference) {
+        (true, true) => Some("spans with \"openinference.span.kind\": OpenInference"),
+        (true, false) => None,
+        (false, _) if keys.iter().any(|key| key.starts_with("gen_ai.")) => {
+            Some("spans with \"gen_ai.*\" attributes: OpenTelemetry GenAI")
+        }
+        (false, _) => Some("OTLP/JSON spans without GenAI attributes: OpenTelemetry GenAI"),
     }
 }
 

@@ -11,6 +11,9 @@ pub mod gemini;
 pub mod native;
 pub mod openai_chat;
 pub mod openai_responses;
+pub mod openinference;
+pub mod otel_genai;
+mod otlp;
 pub mod seed_calls;
 
 use serde::{Deserialize, Serialize};
@@ -43,12 +46,18 @@ pub enum TraceFormat {
     OpenaiResponses,
     /// Google Gemini `generateContent`: requests, responses, logs of both, or a content list.
     Gemini,
+    /// OpenTelemetry GenAI semantic conventions in OTLP/JSON (or bare spans, attribute maps).
+    OtelGenai,
+    /// OpenInference spans (Arize Phoenix) in OTLP/JSON (or bare spans, attribute maps).
+    Openinference,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 7] = [
+    pub const ALL: [TraceFormat; 9] = [
         TraceFormat::Native,
+        TraceFormat::Openinference,
+        TraceFormat::OtelGenai,
         TraceFormat::EvalCases,
         TraceFormat::SeedCalls,
         TraceFormat::OpenaiResponses,
@@ -67,6 +76,8 @@ impl TraceFormat {
             TraceFormat::Anthropic => "anthropic",
             TraceFormat::OpenaiResponses => "openai_responses",
             TraceFormat::Gemini => "gemini",
+            TraceFormat::OtelGenai => "otel_genai",
+            TraceFormat::Openinference => "openinference",
         }
     }
 
@@ -140,6 +151,10 @@ pub fn read_traces_as(
         }
         TraceFormat::Gemini => {
             read.sessions = exchange::read::<gemini::Gemini>(file, &split, diagnostics)
+        }
+        // One reader: a file may mix the two span dialects, and each span is read in its own.
+        TraceFormat::OtelGenai | TraceFormat::Openinference => {
+            read.sessions = otlp::read(file, &split, diagnostics)
         }
     }
     read
