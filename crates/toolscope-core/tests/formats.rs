@@ -175,3 +175,8 @@ fn otel_genai_fixtures_read_as_their_snapshots() {
 fn openinference_fixtures_read_as_their_snapshots() {
     snapshot_family("openinference", TraceFormat::Openinference);
 }
+
+#[test]
+fn langfuse_fixtures_read_as_their_snapshots() {
+    snapshot_family("langfuse", TraceFormat::Langfuse);
+}

@@ -158,6 +158,11 @@ impl Conversation {
             .any(|call| call.call_id.as_deref() == Some(call_id) && call.is_answered)
     }
 
+    /// Whether any call still waits for its result.
+    pub(crate) fn has_waiting_call(&self) -> bool {
+        self.calls.iter().any(|call| !call.is_answered)
+    }
+
     /// The oldest call of `name` still waiting for its result: `Some(its id)` (which may itself
     /// be `None` for formats without ids), or `None` when no such call waits.
     pub(crate) fn waiting_call_named(&self, name: &str) -> Option<Option<String>> {

@@ -82,6 +82,9 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::Gemini => "\"contents\" or \"candidates\" with \"parts\"",
         TraceFormat::OtelGenai => "OTLP/JSON \"resourceSpans\", spans or \"gen_ai.*\" attributes",
         TraceFormat::Openinference => "spans with \"openinference.span.kind\"",
+        TraceFormat::Langfuse => {
+            "{\"trace\", \"observations\"} or observations with \"traceId\" and \"type\""
+        }
     }
 }
 
@@ -104,6 +107,21 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
         TraceFormat::Gemini => recognise_gemini(probe),
         TraceFormat::OtelGenai => recognise_spans(probe, false),
         TraceFormat::Openinference => recognise_spans(probe, true),
+        TraceFormat::Langfuse => {
+            let first = probe.first();
+            if first.get("trace").is_some() && first.get("observations").is_some() {
+                Some("a trace with \"observations\": Langfuse export")
+            } else if super::langfuse::is_observation(first)
+                || first
+                    .get("data")
+                    .and_then(|data| data.get(0))
+                    .is_some_and(super::langfuse::is_observation)
+            {
+                Some("observations with \"traceId\" and \"type\": Langfuse")
+            } else {
+                None
+            }
+        }
     }
 }
 

@@ -8,12 +8,15 @@ mod detect;
 pub mod eval_cases;
 mod exchange;
 pub mod gemini;
+pub mod langfuse;
+mod messages;
 pub mod native;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod openinference;
 pub mod otel_genai;
 mod otlp;
+mod python_literal;
 pub mod seed_calls;
 
 use serde::{Deserialize, Serialize};
@@ -50,12 +53,15 @@ pub enum TraceFormat {
     OtelGenai,
     /// OpenInference spans (Arize Phoenix) in OTLP/JSON (or bare spans, attribute maps).
     Openinference,
+    /// Langfuse trace exports (`{"trace", "observations"}`) or observations.
+    Langfuse,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 9] = [
+    pub const ALL: [TraceFormat; 10] = [
         TraceFormat::Native,
+        TraceFormat::Langfuse,
         TraceFormat::Openinference,
         TraceFormat::OtelGenai,
         TraceFormat::EvalCases,
@@ -78,6 +84,7 @@ impl TraceFormat {
             TraceFormat::Gemini => "gemini",
             TraceFormat::OtelGenai => "otel_genai",
             TraceFormat::Openinference => "openinference",
+            TraceFormat::Langfuse => "langfuse",
         }
     }
 
@@ -156,6 +163,7 @@ pub fn read_traces_as(
         TraceFormat::OtelGenai | TraceFormat::Openinference => {
             read.sessions = otlp::read(file, &split, diagnostics)
         }
+        TraceFormat::Langfuse => read.sessions = langfuse::read(file, &split, diagnostics),
     }
     read
 }

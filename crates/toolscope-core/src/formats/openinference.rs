@@ -59,11 +59,11 @@ pub(crate) fn role_of(span: &Span) -> SpanRole {
             // Without flattened messages, `input.value` / `output.value` may hold them as JSON.
             let mut input = messages(span, "llm.input_messages");
             if input.is_empty() {
-                input = super::otel_genai::messages(span.json("input.value"), true);
+                input = super::messages::items_of(span.json("input.value"), true);
             }
             let mut output = messages(span, "llm.output_messages");
             if output.is_empty() {
-                output = super::otel_genai::messages(span.json("output.value"), false);
+                output = super::messages::items_of(span.json("output.value"), false);
             }
             SpanRole::Inference {
                 input,
@@ -110,6 +110,7 @@ fn message_items(message: &Value) -> Vec<Item> {
             return vec![Item::Result {
                 call_id,
                 content: text,
+                is_error: None,
             }];
         }
         "user" => return vec![Item::User(text)],

@@ -68,6 +68,8 @@ pub(crate) enum Item {
     Result {
         call_id: Option<String>,
         content: String,
+        /// The message's own error flag, where the shape has one.
+        is_error: Option<bool>,
     },
 }
 
@@ -386,7 +388,8 @@ pub(crate) fn read(
     let mut tool_lists = ToolLists::default();
     let mut sessions = Vec::new();
     for trace in traces(spans) {
-        let session = session_of(file, &trace, &mut tool_lists, diagnostics);
+        let roles = trace.iter().map(role_of).collect();
+        let session = build_session(file, &trace, roles, &mut tool_lists, diagnostics);
         if session.events.is_empty() {
             diagnostics.push(Diagnostic::warning(
                 file,
@@ -414,9 +417,11 @@ fn role_of(span: &Span) -> SpanRole {
     }
 }
 
-fn session_of(
+/// One session from a trace's spans, in order, and what each means.
+pub(crate) fn build_session(
     file: &str,
     trace: &[Span],
+    roles: Vec<SpanRole>,
     tool_lists: &mut ToolLists,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Session {
@@ -428,7 +433,6 @@ fn session_of(
         })
         .map_or_else(|| trace[0].trace_id.clone(), str::to_string);
     let mut conversation = Conversation::new(session_id, file, trace[0].line);
-    let roles: Vec<SpanRole> = trace.iter().map(role_of).collect();
     let has_model_calls = roles.iter().any(|role| {
         matches!(
             role,
@@ -514,13 +518,21 @@ fn add_item(
                 conversation.call(call_id, name.as_deref(), args, place, diagnostics);
             }
         }
-        Item::Result { call_id, content } => {
-            // The tool span's result (with its status) wins over the copy sent to the model.
+        Item::Result {
+            call_id,
+            content,
+            is_error,
+        } => {
+            // The tool span's result (with its status) wins over the copy sent to the model;
+            // a copy without id shows itself by finding no call waiting for it.
+            if call_id.is_none() && !conversation.has_waiting_call() {
+                return;
+            }
             if !call_id
                 .as_deref()
                 .is_some_and(|id| conversation.is_answered(id))
             {
-                conversation.result(call_id, Some(content), None, place, diagnostics);
+                conversation.result(call_id, Some(content), is_error, place, diagnostics);
             }
         }
     }
@@ -565,7 +577,7 @@ fn add_tool_span(
         }
         Some(_) => {}
         None => {
-            let args = super::conversation::args_from(args.as_ref());
+            let args = super::messages::args_of(args.as_ref());
             conversation.call(call_id.clone(), name.as_deref(), args, place, diagnostics);
             if name.is_some() {
                 conversation.result(call_id, content, explicit, place, diagnostics);
