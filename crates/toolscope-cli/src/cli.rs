@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use toolscope_core::formats::TraceFormat;
 
 /// Did your agent pick the right tool, call it right, and use what came back?
 #[derive(Debug, Parser)]
@@ -31,7 +33,10 @@ pub struct InputArgs {
     /// Ordering rules: {"must_come_after": {tool: [earlier, ...]}}.
     #[arg(long = "rules", value_name = "FILE")]
     pub rules: Vec<PathBuf>,
-    /// Trace files (toolscope sessions, eval cases, or a bare array of calls); - reads stdin.
+    /// Read every trace file as this format instead of detecting it from the content.
+    #[arg(long, value_name = "FORMAT", value_parser = trace_format_parser())]
+    pub format: Option<TraceFormat>,
+    /// Trace files (any format in docs/formats.md, detected from the content); - reads stdin.
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<PathBuf>,
 }
@@ -85,4 +90,10 @@ pub enum ArgsMatch {
     Exact,
     /// Every labelled key present with an equal value.
     Subset,
+}
+
+/// `--format`: one of the engine's format names.
+fn trace_format_parser() -> impl TypedValueParser<Value = TraceFormat> {
+    PossibleValuesParser::new(TraceFormat::ALL.map(TraceFormat::name))
+        .map(|name| TraceFormat::from_name(&name).expect("clap only passes listed names"))
 }

@@ -28,7 +28,10 @@ pub fn run_engine(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<Re
     for path in &inputs.inputs {
         loaded.push(load(path, Role::Traces)?);
     }
-    let mut options = Options::default();
+    let mut options = Options {
+        format: inputs.format,
+        ..Options::default()
+    };
     if let Some(metrics) = metrics {
         for path in &metrics.labels {
             loaded.push(load(path, Role::Labels)?);

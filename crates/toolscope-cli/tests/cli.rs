@@ -328,3 +328,65 @@ fn a_closed_stdout_ends_quietly() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+fn core_fixture(path: &str) -> String {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../toolscope-core/tests/fixtures");
+    root.join(path).display().to_string()
+}
+
+#[test]
+fn the_trace_format_is_detected_from_the_content_and_reported_with_the_reason() {
+    let output = toolscope()
+        .args(["report", "--json"])
+        .arg(core_fixture("formats/openai_chat/messages.json"))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["inputs"][0]["format"], "openai_chat");
+    assert!(report["inputs"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("tool_calls"));
+    assert_eq!(report["summary"]["sessions"], 1);
+}
+
+#[test]
+fn format_forces_a_reader_and_rejects_unknown_names() {
+    let output = toolscope()
+        .args(["report", "--json", "--format", "seed_calls"])
+        .arg(core_fixture("formats/openai_chat/messages.json"))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["inputs"][0]["format"], "seed_calls");
+    assert_eq!(report["inputs"][0]["reason"], "chosen by the user");
+    // Chat messages are not {"name", "args"} calls: one error per message, and exit 2.
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("call has no \"name\" string"));
+
+    let output = toolscope()
+        .args(["check", "--format", "yaml"])
+        .arg(core_fixture("formats/openai_chat/messages.json"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("openai_chat"), "{stderr}");
+}
+
+#[test]
+fn an_unreadable_file_gets_one_diagnostic_listing_every_format_tried() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("odd.json");
+    std::fs::write(&path, r#"{"hello": "world"}"#).unwrap();
+    let output = toolscope().arg("check").arg(&path).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("not a trace format").count(), 1, "{stderr}");
+    for format in toolscope_core::formats::TraceFormat::ALL {
+        assert!(
+            stderr.contains(format.name()),
+            "{format} not listed: {stderr}"
+        );
+    }
+}

@@ -9,7 +9,7 @@ use crate::checks::catalog::CompiledCatalog;
 use crate::checks::{check_session, SessionFindings};
 use crate::diagnostic::Diagnostic;
 use crate::drift;
-use crate::formats::read_traces;
+use crate::formats::read_traces_as;
 use crate::input::{InputFile, Options, Role};
 use crate::inputs::catalog::read_catalog_file;
 use crate::inputs::labels::{read_labels_file, Label};
@@ -111,7 +111,8 @@ pub(crate) fn run(
         };
         match input.role {
             Role::Traces => {
-                let read = read_traces(input.name, input.bytes, &mut diagnostics);
+                let read =
+                    read_traces_as(input.name, input.bytes, options.format, &mut diagnostics);
                 if let Some((format, reason)) = read.format {
                     summary.format = Some(format);
                     summary.reason = Some(reason);

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::formats::TraceFormat;
 use crate::metrics::args_match::ArgsMode;
 use crate::metrics::selection::DEFAULT_MIN_SUPPORT;
 
@@ -37,6 +38,9 @@ pub struct Options {
     pub min_support: u64,
     /// The argument comparison the per-turn score uses.
     pub args_mode: ArgsMode,
+    /// Read every trace file as this format instead of detecting it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<TraceFormat>,
 }
 
 impl Default for Options {
@@ -44,6 +48,7 @@ impl Default for Options {
         Options {
             min_support: DEFAULT_MIN_SUPPORT,
             args_mode: ArgsMode::Exact,
+            format: None,
         }
     }
 }

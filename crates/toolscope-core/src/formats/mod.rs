@@ -1,9 +1,22 @@
 //! Trace readers: each turns one export format into [`Session`]s (and, for formats that carry
 //! them, [`Label`]s). The format is detected from the content, never the file name.
 
+pub mod anthropic;
 mod content;
+mod conversation;
+mod detect;
 pub mod eval_cases;
+mod exchange;
+pub mod gemini;
+pub mod langfuse;
+mod messages;
 pub mod native;
+pub mod openai_chat;
+pub mod openai_responses;
+pub mod openinference;
+pub mod otel_genai;
+mod otlp;
+mod python_literal;
 pub mod seed_calls;
 
 use serde::{Deserialize, Serialize};
@@ -11,7 +24,7 @@ use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
 use crate::inputs::labels::Label;
-use crate::json::{decode_text, parse_record, split_records, Layout, Split};
+use crate::json::{decode_text, split_records};
 use crate::model::Session;
 
 pub use content::content_text;
@@ -26,6 +39,67 @@ pub enum TraceFormat {
     SeedCalls,
     /// The seed's `eval_cases` list, each case with the agent's `tool_calls`: sessions and labels.
     EvalCases,
+    /// OpenAI Chat Completions: requests, responses, logs of both, batch and fine-tuning JSONL,
+    /// or a bare message list.
+    OpenaiChat,
+    /// Anthropic Messages: requests, responses, logs of both, or a bare message list.
+    Anthropic,
+    /// OpenAI Responses API: requests, responses, logs joined over `previous_response_id`, or a
+    /// bare item list.
+    OpenaiResponses,
+    /// Google Gemini `generateContent`: requests, responses, logs of both, or a content list.
+    Gemini,
+    /// OpenTelemetry GenAI semantic conventions in OTLP/JSON (or bare spans, attribute maps).
+    OtelGenai,
+    /// OpenInference spans (Arize Phoenix) in OTLP/JSON (or bare spans, attribute maps).
+    Openinference,
+    /// Langfuse trace exports (`{"trace", "observations"}`) or observations.
+    Langfuse,
+}
+
+impl TraceFormat {
+    /// Every format, in the order detection tries them (most specific first).
+    pub const ALL: [TraceFormat; 10] = [
+        TraceFormat::Native,
+        TraceFormat::Langfuse,
+        TraceFormat::Openinference,
+        TraceFormat::OtelGenai,
+        TraceFormat::EvalCases,
+        TraceFormat::SeedCalls,
+        TraceFormat::OpenaiResponses,
+        TraceFormat::Anthropic,
+        TraceFormat::Gemini,
+        TraceFormat::OpenaiChat,
+    ];
+
+    /// The format's name, as in the report and the CLI's `--format`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TraceFormat::Native => "native",
+            TraceFormat::SeedCalls => "seed_calls",
+            TraceFormat::EvalCases => "eval_cases",
+            TraceFormat::OpenaiChat => "openai_chat",
+            TraceFormat::Anthropic => "anthropic",
+            TraceFormat::OpenaiResponses => "openai_responses",
+            TraceFormat::Gemini => "gemini",
+            TraceFormat::OtelGenai => "otel_genai",
+            TraceFormat::Openinference => "openinference",
+            TraceFormat::Langfuse => "langfuse",
+        }
+    }
+
+    /// The format named `name`, if any.
+    pub fn from_name(name: &str) -> Option<TraceFormat> {
+        TraceFormat::ALL
+            .into_iter()
+            .find(|format| format.name() == name)
+    }
+}
+
+impl std::fmt::Display for TraceFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// What a trace file held.
@@ -41,9 +115,23 @@ pub struct TraceRead {
 
 /// Reads a trace file in whatever supported format it is.
 pub fn read_traces(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) -> TraceRead {
+    read_traces_as(file, bytes, None, diagnostics)
+}
+
+/// Reads a trace file in the given format, or (with `None`) the format its content shows.
+pub fn read_traces_as(
+    file: &str,
+    bytes: &[u8],
+    format: Option<TraceFormat>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> TraceRead {
     let text = decode_text(file, bytes, diagnostics);
     let split = split_records(file, &text, diagnostics);
-    let Some((format, reason)) = detect(file, &split, diagnostics) else {
+    let detected = match format {
+        Some(format) => Some((format, "chosen by the user".to_string())),
+        None => detect::detect(file, &split, diagnostics),
+    };
+    let Some((format, reason)) = detected else {
         return TraceRead::default();
     };
     let mut read = TraceRead {
@@ -58,48 +146,26 @@ pub fn read_traces(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) 
             read.sessions = sessions;
             read.labels = labels;
         }
+        TraceFormat::OpenaiChat => {
+            read.sessions = exchange::read::<openai_chat::OpenAiChat>(file, &split, diagnostics)
+        }
+        TraceFormat::Anthropic => {
+            read.sessions = exchange::read::<anthropic::Anthropic>(file, &split, diagnostics)
+        }
+        TraceFormat::OpenaiResponses => {
+            read.sessions =
+                exchange::read::<openai_responses::OpenAiResponses>(file, &split, diagnostics)
+        }
+        TraceFormat::Gemini => {
+            read.sessions = exchange::read::<gemini::Gemini>(file, &split, diagnostics)
+        }
+        // One reader: a file may mix the two span dialects, and each span is read in its own.
+        TraceFormat::OtelGenai | TraceFormat::Openinference => {
+            read.sessions = otlp::read(file, &split, diagnostics)
+        }
+        TraceFormat::Langfuse => read.sessions = langfuse::read(file, &split, diagnostics),
     }
     read
-}
-
-/// Detects the format from the first record that parses.
-fn detect(
-    file: &str,
-    split: &Split<'_>,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Option<(TraceFormat, String)> {
-    let mut scratch = Vec::new();
-    let first = split
-        .records
-        .iter()
-        .find_map(|record| parse_record::<Value>(file, record, &mut scratch).ok())?;
-    let has = |key: &str| first.get(key).is_some();
-    let format = if has("events") || has("session_id") && !has("expected_tool") {
-        (
-            TraceFormat::Native,
-            "records have \"events\": toolscope session format".to_string(),
-        )
-    } else if split.layout == Layout::Array && (has("user_input") || has("expected_tool")) {
-        (
-            TraceFormat::EvalCases,
-            "an array of cases with \"user_input\"/\"expected_tool\": eval cases".to_string(),
-        )
-    } else if split.layout == Layout::Array && first.get("name").is_some_and(Value::is_string) {
-        (
-            TraceFormat::SeedCalls,
-            "an array of {\"name\", \"args\"} calls: one session".to_string(),
-        )
-    } else {
-        diagnostics.push(Diagnostic::error(
-            file,
-            split.records.first().map(|record| record.line),
-            "not a trace format toolscope reads: tried toolscope sessions (records with \
-             \"events\"), eval cases (an array with \"user_input\"), and a bare array of \
-             {\"name\", \"args\"} calls",
-        ));
-        return None;
-    };
-    Some(format)
 }
 
 /// The name a file gives a session that has no id of its own: the file name without folders or

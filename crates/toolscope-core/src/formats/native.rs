@@ -198,12 +198,12 @@ fn event_from_raw(raw: RawEvent) -> Result<Event, String> {
 
 /// Tool lists already read from this file, by their JSON text.
 #[derive(Default)]
-struct ToolLists {
+pub(crate) struct ToolLists {
     by_text: HashMap<String, Arc<Vec<ToolDef>>>,
 }
 
 impl ToolLists {
-    fn read(&mut self, text: &str) -> Result<Arc<Vec<ToolDef>>, String> {
+    pub(crate) fn read(&mut self, text: &str) -> Result<Arc<Vec<ToolDef>>, String> {
         if let Some(tools) = self.by_text.get(text) {
             return Ok(Arc::clone(tools));
         }

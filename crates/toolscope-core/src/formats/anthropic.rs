@@ -1,0 +1,154 @@
+//! Anthropic Messages: request bodies (`messages`, `tools` with `input_schema`), response
+//! messages, request/response logs and bare message lists.
+//!
+//! ```json
+//! {"tools": [{"name": "get_weather", "input_schema": {"type": "object"}}],
+//!  "messages": [
+//!   {"role": "user", "content": "Weather in Paris?"},
+//!   {"role": "assistant", "content": [
+//!     {"type": "text", "text": "Checking."},
+//!     {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}]},
+//!   {"role": "user", "content": [
+//!     {"type": "tool_result", "tool_use_id": "toolu_1", "content": "timeout", "is_error": true}]}]}
+//! ```
+//! `tool_use` blocks are calls (several in one message are parallel calls), `tool_result` blocks
+//! are results; `is_error` is the explicit error flag (without it, the `Error:` convention
+//! applies). A user message holding only tool results is not a user turn. Server tools
+//! (`server_tool_use` and `*_tool_result` blocks) are calls and results too; a result whose
+//! content has a `type` ending in `_error` is an error.
+
+use serde_json::Value;
+
+use super::content_text;
+use super::conversation::{args_from, str_field, Conversation};
+use super::exchange::Dialect;
+use crate::diagnostic::Diagnostic;
+
+/// The Anthropic Messages dialect.
+pub(crate) struct Anthropic;
+
+impl Dialect for Anthropic {
+    const EXPECTED: &'static str = "an Anthropic Messages request ({\"messages\", \"tools\"}), \
+        response message, request/response pair or message";
+
+    fn is_message(value: &Value) -> bool {
+        value.get("role").is_some_and(Value::is_string)
+    }
+
+    fn is_request(value: &Value) -> bool {
+        value.get("messages").is_some_and(Value::is_array)
+    }
+
+    fn is_response(value: &Value) -> bool {
+        value.get("content").is_some_and(Value::is_array)
+    }
+
+    fn request_messages(body: &Value) -> Vec<Value> {
+        body.get("messages")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn response_messages(body: &Value) -> Vec<Value> {
+        if body.get("content").is_some() {
+            let mut message = body.clone();
+            if message.get("role").is_none() {
+                message["role"] = Value::from("assistant");
+            }
+            vec![message]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn tools(body: &Value) -> Option<Value> {
+        body.get("tools").filter(|tools| tools.is_array()).cloned()
+    }
+
+    fn add_message(
+        conversation: &mut Conversation,
+        message: &Value,
+        place: &str,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        let role = str_field(message, "role");
+        let is_user = match role {
+            Some("user") => true,
+            Some("assistant") => false,
+            Some("system") => return,
+            Some(other) => {
+                diagnostics.push(
+                    conversation.warning(format!("{place}: unknown role {other:?}; left out")),
+                );
+                return;
+            }
+            None => {
+                diagnostics.push(
+                    conversation.warning(format!("{place}: message has no \"role\"; left out")),
+                );
+                return;
+            }
+        };
+        let blocks = match message.get("content") {
+            Some(Value::Array(blocks)) => blocks.as_slice(),
+            other => {
+                let text = content_text(other.cloned().unwrap_or(Value::Null));
+                push_text(conversation, is_user, text);
+                return;
+            }
+        };
+        let mut text = Vec::new();
+        for (index, block) in blocks.iter().enumerate() {
+            let place = format!("{place}, block {}", index + 1);
+            let kind = str_field(block, "type").unwrap_or_default();
+            match kind {
+                "text" => text.extend(str_field(block, "text").map(str::to_string)),
+                "tool_use" | "server_tool_use" => {
+                    push_text(conversation, is_user, text.join("\n"));
+                    text.clear();
+                    conversation.call(
+                        block.get("id").and_then(super::id_text),
+                        str_field(block, "name"),
+                        args_from(block.get("input")),
+                        &place,
+                        diagnostics,
+                    );
+                }
+                _ if kind.ends_with("tool_result") => {
+                    push_text(conversation, is_user, text.join("\n"));
+                    text.clear();
+                    let content = block.get("content").cloned().unwrap_or(Value::Null);
+                    let is_error = block.get("is_error").and_then(Value::as_bool).or_else(|| {
+                        str_field(&content, "type")
+                            .is_some_and(|kind| kind.ends_with("_error"))
+                            .then_some(true)
+                    });
+                    conversation.result(
+                        block.get("tool_use_id").and_then(super::id_text),
+                        Some(content_text(content)),
+                        is_error,
+                        &place,
+                        diagnostics,
+                    );
+                }
+                // Thinking, images, documents and the rest carry no call.
+                _ => {}
+            }
+        }
+        push_text(conversation, is_user, text.join("\n"));
+    }
+}
+
+/// User or assistant text; empty text is not an event (a user message of tool results only is
+/// not a user turn).
+fn push_text(conversation: &mut Conversation, is_user: bool, text: String) {
+    if text.trim().is_empty() {
+        return;
+    }
+    if is_user {
+        conversation.user(text);
+    } else {
+        conversation.assistant(text);
+    }
+}

@@ -1,0 +1,253 @@
+//! Building one [`Session`] from a conversation, whatever the format: every reader pushes user
+//! and assistant text, calls and results here, so that linking checks, the `"Error: "`
+//! convention and the warnings about orphaned results are the same for every format.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::diagnostic::Diagnostic;
+use crate::model::{Args, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult};
+
+/// A session being built, with where it came from (for diagnostics).
+pub(crate) struct Conversation {
+    session_id: String,
+    origin: Origin,
+    /// The line warnings point at: the record being read.
+    line: usize,
+    events: Vec<Event>,
+    tools: Option<Arc<Vec<ToolDef>>>,
+    calls: Vec<CallState>,
+    agent_id: Option<String>,
+    started_at: Option<String>,
+}
+
+/// A call made so far, and whether a result answered it.
+struct CallState {
+    call_id: Option<String>,
+    name: String,
+    is_answered: bool,
+}
+
+/// The status of a tool result: an explicit flag wins; otherwise text starting with `Error:`
+/// (τ-bench's convention, and many tool wrappers') is an error, marked as inferred.
+pub(crate) fn result_status(content: Option<&str>, is_error: Option<bool>) -> (ResultStatus, bool) {
+    match is_error {
+        Some(true) => (ResultStatus::Error, false),
+        Some(false) => (ResultStatus::Ok, false),
+        None if content.is_some_and(|text| text.trim_start().starts_with("Error:")) => {
+            (ResultStatus::Error, true)
+        }
+        None => (ResultStatus::Ok, false),
+    }
+}
+
+impl Conversation {
+    /// An empty session read from `file` at `line`.
+    pub(crate) fn new(session_id: String, file: &str, line: usize) -> Self {
+        Conversation {
+            session_id,
+            origin: Origin {
+                file: file.to_string(),
+                line,
+            },
+            line,
+            events: Vec::new(),
+            tools: None,
+            calls: Vec::new(),
+            agent_id: None,
+            started_at: None,
+        }
+    }
+
+    /// Points later warnings at `line` (the record now being read).
+    pub(crate) fn set_line(&mut self, line: usize) {
+        self.line = line;
+    }
+
+    /// Sets the tools the agent was given.
+    pub(crate) fn set_tools(&mut self, tools: Option<Arc<Vec<ToolDef>>>) {
+        if tools.is_some() {
+            self.tools = tools;
+        }
+    }
+
+    /// A user message.
+    pub(crate) fn user(&mut self, content: String) {
+        self.events.push(Event::User { content });
+    }
+
+    /// An assistant text reply; empty text (as sent beside tool calls) is not an event.
+    pub(crate) fn assistant(&mut self, content: String) {
+        if !content.trim().is_empty() {
+            self.events.push(Event::Assistant { content });
+        }
+    }
+
+    /// A tool call. A call without a name is left out with a warning at `place`.
+    pub(crate) fn call(
+        &mut self,
+        call_id: Option<String>,
+        name: Option<&str>,
+        args: Args,
+        place: &str,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        let Some(name) = name.filter(|name| !name.is_empty()) else {
+            diagnostics.push(self.warning(format!("{place}: tool call has no name; left out")));
+            return;
+        };
+        self.calls.push(CallState {
+            call_id: call_id.clone(),
+            name: name.to_string(),
+            is_answered: false,
+        });
+        self.events.push(Event::ToolUse(ToolCall {
+            call_id,
+            name: name.to_string(),
+            args,
+        }));
+    }
+
+    /// A tool result; `is_error` is the export's explicit flag, if it has one. A result whose
+    /// call is not in the session is kept, with a warning at `place`.
+    pub(crate) fn result(
+        &mut self,
+        call_id: Option<String>,
+        content: Option<String>,
+        is_error: Option<bool>,
+        place: &str,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        let answered = match &call_id {
+            Some(id) => self
+                .calls
+                .iter()
+                .position(|call| call.call_id.as_ref() == Some(id)),
+            None => self.calls.iter().position(|call| !call.is_answered),
+        };
+        match (answered, &call_id) {
+            (Some(index), _) => self.calls[index].is_answered = true,
+            (None, Some(id)) => diagnostics.push(self.warning(format!(
+                "{place}: result for call {id:?}, which no call in the session made"
+            ))),
+            (None, None) => diagnostics
+                .push(self.warning(format!("{place}: tool result with no call waiting for it"))),
+        }
+        let (status, is_status_inferred) = result_status(content.as_deref(), is_error);
+        self.events.push(Event::ToolResult(ToolResult {
+            call_id,
+            status,
+            content,
+            error_source: None,
+            is_status_inferred,
+        }));
+    }
+
+    /// Whether a call with this id was made.
+    pub(crate) fn has_call(&self, call_id: &str) -> bool {
+        self.calls
+            .iter()
+            .any(|call| call.call_id.as_deref() == Some(call_id))
+    }
+
+    /// Whether the call with this id already has its result.
+    pub(crate) fn is_answered(&self, call_id: &str) -> bool {
+        self.calls
+            .iter()
+            .any(|call| call.call_id.as_deref() == Some(call_id) && call.is_answered)
+    }
+
+    /// Whether any call still waits for its result.
+    pub(crate) fn has_waiting_call(&self) -> bool {
+        self.calls.iter().any(|call| !call.is_answered)
+    }
+
+    /// The oldest call of `name` still waiting for its result: `Some(its id)` (which may itself
+    /// be `None` for formats without ids), or `None` when no such call waits.
+    pub(crate) fn waiting_call_named(&self, name: &str) -> Option<Option<String>> {
+        self.calls
+            .iter()
+            .find(|call| !call.is_answered && call.name == name)
+            .map(|call| call.call_id.clone())
+    }
+
+    /// A warning about this session.
+    pub(crate) fn warning(&self, message: String) -> Diagnostic {
+        Diagnostic::warning(
+            &self.origin.file,
+            Some(self.line),
+            format!("session {:?}, {message}", self.session_id),
+        )
+    }
+
+    /// The finished session.
+    pub(crate) fn finish(self) -> Session {
+        Session {
+            session_id: self.session_id,
+            agent_id: self.agent_id,
+            started_at: self.started_at,
+            tools: self.tools,
+            events: self.events,
+            origin: self.origin,
+        }
+    }
+}
+
+/// Arguments given as a JSON value or a string holding JSON; missing ones are `{}`.
+pub(crate) fn args_from(value: Option<&Value>) -> Args {
+    Args::from_sent(
+        value
+            .cloned()
+            .unwrap_or_else(|| Value::Object(Default::default())),
+    )
+}
+
+/// A string field of an object.
+pub(crate) fn str_field<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explicit_flags_win_over_the_error_prefix() {
+        assert_eq!(
+            result_status(Some("Error: no such user"), None),
+            (ResultStatus::Error, true)
+        );
+        assert_eq!(
+            result_status(Some("Error: no such user"), Some(false)),
+            (ResultStatus::Ok, false)
+        );
+        assert_eq!(
+            result_status(Some("fine"), Some(true)),
+            (ResultStatus::Error, false)
+        );
+        assert_eq!(
+            result_status(Some("Errors are rare"), None),
+            (ResultStatus::Ok, false)
+        );
+    }
+
+    #[test]
+    fn orphan_results_and_nameless_calls_are_warned_about() {
+        let mut diagnostics = Vec::new();
+        let mut conversation = Conversation::new("s".into(), "f.json", 3);
+        conversation.result(Some("c9".into()), None, None, "message 1", &mut diagnostics);
+        conversation.call(None, None, args_from(None), "message 2", &mut diagnostics);
+        conversation.result(None, None, None, "message 3", &mut diagnostics);
+        let messages: Vec<_> = diagnostics.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            messages,
+            [
+                "f.json:3: warning: session \"s\", message 1: result for call \"c9\", which no call in the session made",
+                "f.json:3: warning: session \"s\", message 2: tool call has no name; left out",
+                "f.json:3: warning: session \"s\", message 3: tool result with no call waiting for it",
+            ]
+        );
+        assert_eq!(conversation.finish().events.len(), 2);
+    }
+}

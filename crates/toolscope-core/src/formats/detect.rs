@@ -1,0 +1,300 @@
+//! Detecting a trace file's format from its content (never its name), with the reason.
+//!
+//! The first few records that parse are the probe. Formats are tried from the most specific to
+//! the most general ([`TraceFormat::ALL`]); the first that recognises the probe wins. When none
+//! does, one diagnostic lists every format tried and what it looks for.
+
+use serde_json::Value;
+
+use super::exchange::first_bodies;
+use super::TraceFormat;
+use crate::diagnostic::Diagnostic;
+use crate::json::{parse_record, Layout, Split};
+
+/// How many parsed records detection looks at.
+const PROBE_RECORDS: usize = 8;
+
+/// What detection sees of a file.
+pub(crate) struct Probe {
+    pub(crate) layout: Layout,
+    /// The first records that parse.
+    pub(crate) records: Vec<Value>,
+    /// Request and response bodies inside them (the records themselves when they wrap none).
+    pub(crate) bodies: Vec<Value>,
+}
+
+impl Probe {
+    fn first(&self) -> &Value {
+        &self.records[0]
+    }
+
+    fn first_has(&self, key: &str) -> bool {
+        self.first().get(key).is_some()
+    }
+
+    fn any_body(&self, test: impl Fn(&Value) -> bool) -> bool {
+        self.bodies.iter().any(test)
+    }
+
+    /// Every message the probe holds: records that are messages, and the messages, contents
+    /// and items of each body.
+    fn messages(&self) -> impl Iterator<Item = &Value> {
+        self.bodies.iter().flat_map(|body| {
+            let lists = ["messages", "contents", "input", "output", "traj"]
+                .into_iter()
+                .filter_map(|key| body.get(key).and_then(Value::as_array))
+                .flatten();
+            let choices = body
+                .get("choices")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|choice| choice.get("message"));
+            let candidates = body
+                .get("candidates")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|candidate| candidate.get("content"));
+            std::iter::once(body)
+                .chain(lists)
+                .chain(choices)
+                .chain(candidates)
+        })
+    }
+}
+
+/// What each format looks for, as the diagnostic lists it.
+fn looks_for(format: TraceFormat) -> &'static str {
+    match format {
+        TraceFormat::Native => "records with \"events\"",
+        TraceFormat::EvalCases => "an array of cases with \"user_input\" or \"expected_tool\"",
+        TraceFormat::SeedCalls => "an array of {\"name\", \"args\"} calls",
+        TraceFormat::OpenaiChat => {
+            "\"messages\" with \"role\", \"choices\", or chat messages one per record"
+        }
+        TraceFormat::Anthropic => {
+            "\"tool_use\"/\"tool_result\" content blocks, tools with \"input_schema\""
+        }
+        TraceFormat::OpenaiResponses => {
+            "\"function_call\" items, a response with \"output\", a request with \"input\""
+        }
+        TraceFormat::Gemini => "\"contents\" or \"candidates\" with \"parts\"",
+        TraceFormat::OtelGenai => "OTLP/JSON \"resourceSpans\", spans or \"gen_ai.*\" attributes",
+        TraceFormat::Openinference => "spans with \"openinference.span.kind\"",
+        TraceFormat::Langfuse => {
+            "{\"trace\", \"observations\"} or observations with \"traceId\" and \"type\""
+        }
+    }
+}
+
+/// Why the probe is in `format`, if it is.
+fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
+    let array = probe.layout == Layout::Array;
+    match format {
+        TraceFormat::Native => (probe.first_has("events")
+            || probe.first_has("session_id") && !probe.first_has("expected_tool"))
+        .then_some("records have \"events\": toolscope session format"),
+        TraceFormat::EvalCases => (array
+            && (probe.first_has("user_input") || probe.first_has("expected_tool")))
+        .then_some("an array of cases with \"user_input\"/\"expected_tool\": eval cases"),
+        TraceFormat::SeedCalls => (array
+            && probe.first().get("name").is_some_and(Value::is_string))
+        .then_some("an array of {\"name\", \"args\"} calls: one session"),
+        TraceFormat::OpenaiChat => recognise_openai_chat(probe),
+        TraceFormat::Anthropic => recognise_anthropic(probe),
+        TraceFormat::OpenaiResponses => recognise_openai_responses(probe),
+        TraceFormat::Gemini => recognise_gemini(probe),
+        TraceFormat::OtelGenai => recognise_spans(probe, false),
+        TraceFormat::Openinference => recognise_spans(probe, true),
+        TraceFormat::Langfuse => {
+            let first = probe.first();
+            if first.get("trace").is_some() && first.get("observations").is_some() {
+                Some("a trace with \"observations\": Langfuse export")
+            } else if super::langfuse::is_observation(first)
+                || first
+                    .get("data")
+                    .and_then(|data| data.get(0))
+                    .is_some_and(super::langfuse::is_observation)
+            {
+                Some("observations with \"traceId\" and \"type\": Langfuse")
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// OTLP exports, bare spans and attribute maps; OpenInference when any span says its kind.
+fn recognise_spans(probe: &Probe, openinference: bool) -> Option<&'static str> {
+    let first = probe.first();
+    let is_spans = first.get("resourceSpans").is_some()
+        || super::otlp::is_bare_span(first)
+        || super::otlp::is_attribute_map(first);
+    if !is_spans {
+        return None;
+    }
+    let keys: Vec<String> = probe
+        .records
+        .iter()
+        .flat_map(super::otlp::attribute_keys)
+        .collect();
+    let has_openinference = keys.iter().any(|key| key == "openinference.span.kind");
+    match (openinference, has_openinference) {
+        (true, true) => Some("spans with \"openinference.span.kind\": OpenInference"),
+        (true, false) => None,
+        (false, _) if keys.iter().any(|key| key.starts_with("gen_ai.")) => {
+            Some("spans with \"gen_ai.*\" attributes: OpenTelemetry GenAI")
+        }
+        (false, _) => Some("OTLP/JSON spans without GenAI attributes: OpenTelemetry GenAI"),
+    }
+}
+
+fn recognise_gemini(probe: &Probe) -> Option<&'static str> {
+    if probe.any_body(|body| body.get("candidates").is_some_and(Value::is_array)) {
+        Some("a response with \"candidates\": Gemini")
+    } else if probe.any_body(|body| body.get("contents").is_some_and(Value::is_array)) {
+        Some("a request with \"contents\": Gemini")
+    } else if probe.first().get("parts").is_some_and(Value::is_array) {
+        Some("contents with \"parts\", one per record: Gemini")
+    } else {
+        None
+    }
+}
+
+fn recognise_openai_responses(probe: &Probe) -> Option<&'static str> {
+    let is_call_item = |item: &Value| {
+        item.get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|kind| {
+                matches!(
+                    kind,
+                    "function_call" | "function_call_output" | "custom_tool_call" | "mcp_call"
+                )
+            })
+    };
+    if probe.messages().any(is_call_item) {
+        Some("items of type \"function_call\": OpenAI Responses")
+    } else if probe.any_body(|body| {
+        body.get("object").and_then(Value::as_str) == Some("response")
+            || body.get("output").is_some_and(Value::is_array) && body.get("model").is_some()
+    }) {
+        Some("a response with \"output\" items: OpenAI Responses")
+    } else if probe.any_body(|body| {
+        body.get("input")
+            .is_some_and(|input| input.is_array() || input.is_string())
+            && (body.get("model").is_some()
+                || body.get("tools").is_some()
+                || body.get("previous_response_id").is_some())
+    }) {
+        Some("a request with \"input\": OpenAI Responses")
+    } else {
+        None
+    }
+}
+
+fn recognise_anthropic(probe: &Probe) -> Option<&'static str> {
+    let has_block = |message: &Value| {
+        message
+            .get("content")
+            .and_then(Value::as_array)
+            .is_some_and(|blocks| {
+                blocks.iter().any(|block| {
+                    block
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .is_some_and(|kind| matches!(kind, "tool_use" | "tool_result" | "thinking"))
+                })
+            })
+    };
+    let tools_have_input_schema = |body: &Value| {
+        body.get("tools")
+            .and_then(Value::as_array)
+            .is_some_and(|tools| tools.iter().any(|tool| tool.get("input_schema").is_some()))
+    };
+    if probe.messages().any(has_block) {
+        Some("content blocks \"tool_use\"/\"tool_result\": Anthropic Messages")
+    } else if probe.any_body(tools_have_input_schema) {
+        Some("tools with \"input_schema\": Anthropic Messages")
+    } else if probe.any_body(|body| {
+        body.get("type").and_then(Value::as_str) == Some("message")
+            && body.get("content").is_some_and(Value::is_array)
+    }) {
+        Some("a response of type \"message\" with content blocks: Anthropic Messages")
+    } else {
+        None
+    }
+}
+
+fn recognise_openai_chat(probe: &Probe) -> Option<&'static str> {
+    if probe.messages().any(|message| {
+        message.get("tool_calls").is_some() || message.get("function_call").is_some()
+    }) {
+        Some("messages with \"tool_calls\": OpenAI Chat Completions")
+    } else if probe.any_body(|body| body.get("choices").is_some_and(Value::is_array)) {
+        Some("a response with \"choices\": OpenAI Chat Completions")
+    } else if probe.any_body(|body| body.get("messages").is_some_and(Value::is_array)) {
+        Some("requests with \"messages\": OpenAI Chat Completions")
+    } else if probe.first().get("role").is_some_and(Value::is_string) {
+        Some("one message with \"role\" per record: OpenAI Chat Completions")
+    } else {
+        None
+    }
+}
+
+/// Detects the format; when nothing matches, one error lists every format tried.
+pub(super) fn detect(
+    file: &str,
+    split: &Split<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(TraceFormat, String)> {
+    if split.records.is_empty() {
+        return None;
+    }
+    let mut scratch = Vec::new();
+    let mut records = Vec::new();
+    let mut errors = Vec::new();
+    for record in &split.records {
+        match parse_record::<Value>(file, record, &mut scratch) {
+            Ok(value) => records.push(value),
+            Err(error) => errors.push(error),
+        }
+        if records.len() == PROBE_RECORDS {
+            break;
+        }
+    }
+    let line = split.records.first().map(|record| record.line);
+    if records.is_empty() {
+        diagnostics.extend(errors);
+        diagnostics.push(Diagnostic::error(
+            file,
+            line,
+            "no record of the file is JSON, so no trace format could be detected",
+        ));
+        return None;
+    }
+    let bodies = records.iter().flat_map(first_bodies).collect();
+    let probe = Probe {
+        layout: split.layout,
+        records,
+        bodies,
+    };
+    for format in TraceFormat::ALL {
+        if let Some(reason) = recognise(format, &probe) {
+            return Some((format, reason.to_string()));
+        }
+    }
+    let tried: Vec<String> = TraceFormat::ALL
+        .iter()
+        .map(|format| format!("{format} ({})", looks_for(*format)))
+        .collect();
+    diagnostics.push(Diagnostic::error(
+        file,
+        line,
+        format!(
+            "not a trace format toolscope reads; tried {} (a format can be chosen to read it anyway)",
+            tried.join(", ")
+        ),
+    ));
+    None
+}

@@ -1,0 +1,375 @@
+//! What the provider API readers (OpenAI Chat, OpenAI Responses, Anthropic, Gemini) share: the
+//! ways a file holds requests and responses, and how exchanges join into conversations.
+//!
+//! A record may be a request body, a response body, a request/response pair
+//! (`{"request": {"body": …}, "response": {"body": …}}`, bodies possibly JSON strings), a recorded
+//! log `{"interactions": [pair, …]}`, an OpenAI Batch line (`{"custom_id", "body"}` in,
+//! `{"custom_id", "response": {"body"}}` out) or a single message of a bare message list.
+//!
+//! Exchanges join into one conversation when a request names the previous response
+//! (`previous_response_id`), when a logged request repeats an earlier request's messages and adds
+//! to them (clients resend the history), or when batch lines share a `custom_id`.
+
+use serde_json::Value;
+
+use super::conversation::Conversation;
+use super::native::ToolLists;
+use crate::diagnostic::Diagnostic;
+use crate::json::{parse_record, Split};
+use crate::model::Session;
+
+/// One provider API's message shapes.
+pub(crate) trait Dialect {
+    /// Whether a record is one message of a bare message list.
+    fn is_message(value: &Value) -> bool;
+    /// Whether a record is a request body.
+    fn is_request(value: &Value) -> bool;
+    /// Whether a record is a response body.
+    fn is_response(value: &Value) -> bool;
+    /// The messages (or items) a request sends, in order.
+    fn request_messages(body: &Value) -> Vec<Value>;
+    /// The messages (or items) a response returns.
+    fn response_messages(body: &Value) -> Vec<Value>;
+    /// The tool definitions a request declares, in a shape `tools_from_value` reads.
+    fn tools(body: &Value) -> Option<Value>;
+    /// Adds one message to the conversation; `place` locates it for diagnostics.
+    fn add_message(
+        conversation: &mut Conversation,
+        message: &Value,
+        place: &str,
+        diagnostics: &mut Vec<Diagnostic>,
+    );
+    /// The response's id, when later requests can name it.
+    fn response_id(_body: &Value) -> Option<&str> {
+        None
+    }
+    /// The earlier response a request continues.
+    fn previous_response_id(_body: &Value) -> Option<&str> {
+        None
+    }
+    /// What records of this format look like, for the diagnostic on a record it cannot read.
+    const EXPECTED: &'static str;
+}
+
+/// One request and/or response found in a record.
+struct Exchange {
+    request: Option<Value>,
+    response: Option<Value>,
+    batch_id: Option<String>,
+    is_logged: bool,
+    /// Why a batch request failed, when its line says.
+    failure: Option<String>,
+}
+
+/// Messages joined from one or more exchanges.
+struct Thread {
+    batch_id: Option<String>,
+    session_id: String,
+    line: usize,
+    sent: Vec<Value>,
+    reply: Vec<Value>,
+    tools: Option<Value>,
+    response_id: Option<String>,
+}
+
+/// Reads every record of a provider API file as the dialect `D`.
+pub(crate) fn read<D: Dialect>(
+    file: &str,
+    split: &Split<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Session> {
+    let stem = super::file_stem(file);
+    let mut threads: Vec<Thread> = Vec::new();
+    let mut loose: Option<Conversation> = None;
+    let mut loose_count = 0;
+    for record in &split.records {
+        let value = match parse_record::<Value>(file, record, diagnostics) {
+            Ok(value) => value,
+            Err(diagnostic) => {
+                diagnostics.push(diagnostic);
+                continue;
+            }
+        };
+        if D::is_message(&value) {
+            let conversation =
+                loose.get_or_insert_with(|| Conversation::new(stem.to_string(), file, record.line));
+            conversation.set_line(record.line);
+            loose_count += 1;
+            let place = format!("message {loose_count}");
+            D::add_message(conversation, &value, &place, diagnostics);
+            continue;
+        }
+        let exchanges = match exchanges_of::<D>(value) {
+            Ok(exchanges) => exchanges,
+            Err(message) => {
+                diagnostics.push(Diagnostic::error(file, Some(record.line), message));
+                continue;
+            }
+        };
+        let first_thread = threads.len();
+        for exchange in exchanges {
+            if let Some(failure) = &exchange.failure {
+                diagnostics.push(Diagnostic::warning(
+                    file,
+                    Some(record.line),
+                    failure.clone(),
+                ));
+            }
+            join::<D>(&mut threads, first_thread, exchange, stem, record.line);
+        }
+    }
+    let mut tool_lists = ToolLists::default();
+    let mut sessions: Vec<Session> = loose.into_iter().map(Conversation::finish).collect();
+    for thread in threads {
+        let mut conversation = Conversation::new(thread.session_id, file, thread.line);
+        if let Some(tools) = &thread.tools {
+            match tool_lists.read(&tools.to_string()) {
+                Ok(tools) => conversation.set_tools(Some(tools)),
+                Err(message) => diagnostics.push(
+                    conversation.warning(format!("\"tools\": {message}; its tools are ignored")),
+                ),
+            }
+        }
+        let sent = thread.sent.len();
+        for (index, message) in thread.sent.iter().chain(&thread.reply).enumerate() {
+            let place = if index < sent {
+                format!("request message {}", index + 1)
+            } else {
+                format!("response message {}", index - sent + 1)
+            };
+            D::add_message(&mut conversation, message, &place, diagnostics);
+        }
+        sessions.push(conversation.finish());
+    }
+    sessions
+}
+
+/// Joins an exchange to the thread it continues, or starts a new one.
+fn join<D: Dialect>(
+    threads: &mut Vec<Thread>,
+    first_of_record: usize,
+    exchange: Exchange,
+    stem: &str,
+    line: usize,
+) {
+    let sent = exchange
+        .request
+        .as_ref()
+        .map(D::request_messages)
+        .unwrap_or_default();
+    let reply = exchange
+        .response
+        .as_ref()
+        .map(D::response_messages)
+        .unwrap_or_default();
+    let tools = exchange.request.as_ref().and_then(D::tools);
+    let response_id = exchange
+        .response
+        .as_ref()
+        .and_then(D::response_id)
+        .map(str::to_string);
+    let previous = exchange.request.as_ref().and_then(D::previous_response_id);
+    let continued = if let Some(batch_id) = &exchange.batch_id {
+        threads
+            .iter()
+            .position(|thread| thread.batch_id.as_ref() == Some(batch_id))
+    } else if let Some(previous) = previous {
+        threads
+            .iter()
+            .rposition(|thread| thread.response_id.as_deref() == Some(previous))
+    } else if exchange.is_logged {
+        threads.len().checked_sub(1).filter(|&last| {
+            let earlier = &threads[last].sent;
+            !earlier.is_empty()
+                && sent.len() > earlier.len()
+                && sent[..earlier.len()] == earlier[..]
+        })
+    } else {
+        None
+    };
+    let Some(index) = continued else {
+        let count = threads.len() - first_of_record;
+        threads.push(Thread {
+            session_id: match &exchange.batch_id {
+                Some(batch_id) => batch_id.clone(),
+                None if count == 0 => format!("{stem}:{line}"),
+                None => format!("{stem}:{line}.{}", count + 1),
+            },
+            batch_id: exchange.batch_id,
+            line,
+            sent,
+            reply,
+            tools,
+            response_id,
+        });
+        return;
+    };
+    let thread = &mut threads[index];
+    if exchange.batch_id.is_some() {
+        if exchange.request.is_some() {
+            thread.sent = sent;
+        }
+        if exchange.response.is_some() {
+            thread.reply = reply;
+        }
+    } else if previous.is_some() {
+        let reply_before = std::mem::take(&mut thread.reply);
+        thread.sent.extend(reply_before);
+        thread.sent.extend(sent);
+        thread.reply = reply;
+    } else {
+        thread.sent = sent;
+        thread.reply = reply;
+    }
+    if tools.is_some() {
+        thread.tools = tools;
+    }
+    if response_id.is_some() {
+        thread.response_id = response_id;
+    }
+}
+
+/// The exchanges a record holds.
+fn exchanges_of<D: Dialect>(value: Value) -> Result<Vec<Exchange>, String> {
+    let Value::Object(mut map) = value else {
+        return Err(format!("record is not {}", D::EXPECTED));
+    };
+    if let Some(interactions) = map.remove("interactions") {
+        let Value::Array(interactions) = interactions else {
+            return Err("\"interactions\" must be a list of {\"request\", \"response\"}".into());
+        };
+        return interactions
+            .into_iter()
+            .map(|pair| pair_exchange::<D>(pair, None))
+            .collect();
+    }
+    if let Some(batch_id) = map.get("custom_id").and_then(super::id_text) {
+        return Ok(vec![pair_exchange::<D>(
+            Value::Object(map),
+            Some(batch_id),
+        )?]);
+    }
+    if map.contains_key("request") || map.contains_key("response") {
+        return Ok(vec![pair_exchange::<D>(Value::Object(map), None)?]);
+    }
+    let value = Value::Object(map);
+    if map_has_body(&value) {
+        // A recorded HTTP response: {"status", "headers", "body"}.
+        let body = body_of(value.get("body").cloned())?;
+        return Ok(vec![Exchange {
+            request: None,
+            response: body,
+            batch_id: None,
+            is_logged: true,
+            failure: None,
+        }]);
+    }
+    if D::is_request(&value) {
+        Ok(vec![Exchange {
+            request: Some(value),
+            response: None,
+            batch_id: None,
+            is_logged: false,
+            failure: None,
+        }])
+    } else if D::is_response(&value) {
+        Ok(vec![Exchange {
+            request: None,
+            response: Some(value),
+            batch_id: None,
+            is_logged: false,
+            failure: None,
+        }])
+    } else {
+        Err(format!("record is not {}", D::EXPECTED))
+    }
+}
+
+fn map_has_body(value: &Value) -> bool {
+    value.get("body").is_some() && (value.get("status").is_some() || value.get("headers").is_some())
+}
+
+/// `{"request": …, "response": …}` (each possibly wrapping a `body`), or a batch line.
+fn pair_exchange<D: Dialect>(pair: Value, batch_id: Option<String>) -> Result<Exchange, String> {
+    let Value::Object(mut map) = pair else {
+        return Err("an interaction is an object {\"request\", \"response\"}".into());
+    };
+    let mut request = map
+        .remove("request")
+        .map(unwrap_body)
+        .transpose()?
+        .flatten();
+    if batch_id.is_some() && request.is_none() {
+        request = body_of(map.remove("body"))?;
+    }
+    let response = map
+        .remove("response")
+        .map(unwrap_body)
+        .transpose()?
+        .flatten();
+    let failure = match (map.get("error"), &batch_id) {
+        (Some(error), Some(batch_id)) if !error.is_null() => Some(format!(
+            "batch request {batch_id:?} failed: {}",
+            error
+                .get("message")
+                .and_then(Value::as_str)
+                .map_or_else(|| error.to_string(), str::to_string)
+        )),
+        _ => None,
+    };
+    Ok(Exchange {
+        request,
+        response,
+        batch_id,
+        is_logged: true,
+        failure,
+    })
+}
+
+/// A request or response that may wrap its payload in `body` (and the body may be a string).
+fn unwrap_body(value: Value) -> Result<Option<Value>, String> {
+    match value {
+        Value::Object(mut map) if map.contains_key("body") => body_of(map.remove("body")),
+        Value::Null => Ok(None),
+        other => body_of(Some(other)),
+    }
+}
+
+/// A body, decoding it when it is a JSON string.
+fn body_of(body: Option<Value>) -> Result<Option<Value>, String> {
+    match body {
+        Some(Value::String(text)) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|error| format!("\"body\" is a string that is not JSON: {error}")),
+        Some(Value::Null) | None => Ok(None),
+        Some(other) => Ok(Some(other)),
+    }
+}
+
+/// The first request or response body a record holds, for format detection.
+pub(crate) fn first_bodies(value: &Value) -> Vec<Value> {
+    let mut bodies = Vec::new();
+    let pairs: Vec<&Value> = match value.get("interactions").and_then(Value::as_array) {
+        Some(interactions) => interactions.iter().take(4).collect(),
+        None => vec![value],
+    };
+    for pair in pairs {
+        let mut found = false;
+        for key in ["request", "response", "body"] {
+            if let Some(part) = pair.get(key) {
+                let part = match part.get("body") {
+                    Some(body) => body,
+                    None => part,
+                };
+                if let Ok(Some(body)) = body_of(Some(part.clone())) {
+                    bodies.push(body);
+                    found = true;
+                }
+            }
+        }
+        if !found {
+            bodies.push(pair.clone());
+        }
+    }
+    bodies
+}

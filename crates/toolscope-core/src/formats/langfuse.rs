@@ -1,0 +1,292 @@
+//! Langfuse trace exports: the UI's "Download JSON" (`{"trace", "observations"}`), or
+//! observations on their own (an array, one per line, or the API's `{"data": [...]}`), one
+//! session per trace.
+//!
+//! ```json
+//! {"trace": {"id": "7a38edd8", "name": "support"},
+//!  "observations": [
+//!   {"id": "o1", "traceId": "7a38edd8", "type": "GENERATION", "startTime": "2025-12-04T14:51:22.053Z",
+//!    "input": [{"role": "user", "content": "Weather in Tokyo?"}],
+//!    "output": {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+//!               "function": {"name": "get_weather", "arguments": "{\"city\": \"Tokyo\"}"}}]}},
+//!   {"id": "o2", "traceId": "7a38edd8", "type": "TOOL", "name": "get_weather",
+//!    "startTime": "2025-12-04T14:51:23.001Z", "input": {"city": "Tokyo"},
+//!    "output": "upstream timeout", "level": "ERROR", "statusMessage": "timeout"}]}
+//! ```
+//! Observations are read in start-time order. GENERATION inputs and outputs hold the messages in
+//! whatever shape the framework logged (OpenAI Chat, Responses items, OTel parts, Gemini
+//! contents, LangChain messages). TOOL observations, SPANs whose output is a LangChain
+//! `ToolMessage`, and spans named `execute_tool …` are tool executions: `input` the arguments
+//! (an object, a JSON string or a Python repr), `output` the result. `level: "ERROR"` or a
+//! `ToolMessage` with `status: "error"` is an explicit error; otherwise the `Error:` convention
+//! applies.
+
+use serde_json::{Map, Value};
+
+use super::content_text;
+use super::messages::items_of;
+use super::native::ToolLists;
+use super::otlp::{build_session, Span, SpanRole};
+use crate::diagnostic::Diagnostic;
+use crate::json::{parse_record, Split};
+use crate::model::Session;
+
+/// Observation types Langfuse writes.
+pub(crate) const OBSERVATION_TYPES: [&str; 10] = [
+    "SPAN",
+    "GENERATION",
+    "EVENT",
+    "AGENT",
+    "TOOL",
+    "CHAIN",
+    "RETRIEVER",
+    "EVALUATOR",
+    "EMBEDDING",
+    "GUARDRAIL",
+];
+
+/// Whether a record is one Langfuse observation.
+pub(crate) fn is_observation(value: &Value) -> bool {
+    value.get("traceId").is_some()
+        && value
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|kind| OBSERVATION_TYPES.contains(&kind))
+}
+
+/// An observation, kept with the record line it came from.
+struct Observation {
+    value: Value,
+    line: usize,
+}
+
+/// Reads every trace of the file.
+pub(crate) fn read(
+    file: &str,
+    split: &Split<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Session> {
+    // Traces in order of first appearance: (trace id, observations).
+    let mut traces: Vec<(String, Vec<Observation>)> = Vec::new();
+    let mut add = |trace_id: String, observation: Observation| match traces
+        .iter_mut()
+        .find(|(id, _)| *id == trace_id)
+    {
+        Some((_, list)) => list.push(observation),
+        None => traces.push((trace_id, vec![observation])),
+    };
+    for record in &split.records {
+        let value = match parse_record::<Value>(file, record, diagnostics) {
+            Ok(value) => value,
+            Err(diagnostic) => {
+                diagnostics.push(diagnostic);
+                continue;
+            }
+        };
+        let line = record.line;
+        let list = value
+            .get("observations")
+            .or_else(|| value.get("data"))
+            .and_then(Value::as_array);
+        if let Some(list) = list {
+            let trace_id = value
+                .get("trace")
+                .and_then(|trace| trace.get("id"))
+                .and_then(super::id_text);
+            for (index, observation) in list.iter().enumerate() {
+                match observation
+                    .get("traceId")
+                    .and_then(super::id_text)
+                    .or_else(|| trace_id.clone())
+                {
+                    Some(id) => add(
+                        id,
+                        Observation {
+                            value: observation.clone(),
+                            line,
+                        },
+                    ),
+                    None => diagnostics.push(Diagnostic::error(
+                        file,
+                        Some(line),
+                        format!("observation {} has no \"traceId\"; left out", index + 1),
+                    )),
+                }
+            }
+            if list.is_empty() {
+                diagnostics.push(Diagnostic::warning(
+                    file,
+                    Some(line),
+                    "trace has no observations",
+                ));
+            }
+        } else if is_observation(&value) {
+            let trace_id = value
+                .get("traceId")
+                .and_then(super::id_text)
+                .unwrap_or_default();
+            add(trace_id, Observation { value, line });
+        } else {
+            diagnostics.push(Diagnostic::error(
+                file,
+                Some(line),
+                "record is not a Langfuse trace ({\"trace\", \"observations\"}) or observation \
+                 ({\"traceId\", \"type\"}); left out",
+            ));
+        }
+    }
+    let mut tool_lists = ToolLists::default();
+    let mut sessions = Vec::new();
+    for (trace_id, mut observations) in traces {
+        // ISO 8601 times of one export sort as text.
+        observations.sort_by(|a, b| start_of(&a.value).cmp(start_of(&b.value)));
+        let spans: Vec<Span> = observations
+            .iter()
+            .enumerate()
+            .map(|(index, observation)| span_of(&trace_id, observation, index + 1))
+            .collect();
+        let roles = observations.iter().map(|o| role_of(&o.value)).collect();
+        let session = build_session(file, &spans, roles, &mut tool_lists, diagnostics);
+        if session.events.is_empty() {
+            diagnostics.push(Diagnostic::warning(
+                file,
+                Some(spans[0].line),
+                format!(
+                    "trace {trace_id:?}: none of its {} observation(s) is a generation or tool \
+                     with content; left out",
+                    spans.len()
+                ),
+            ));
+        } else {
+            sessions.push(session);
+        }
+    }
+    sessions
+}
+
+fn start_of(observation: &Value) -> &str {
+    observation
+        .get("startTime")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+/// The observation as a span: its level is its status.
+fn span_of(trace_id: &str, observation: &Observation, index: usize) -> Span {
+    let value = &observation.value;
+    let attributes = value
+        .get("metadata")
+        .and_then(|metadata| metadata.get("attributes"))
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_else(Map::new);
+    Span {
+        trace_id: trace_id.to_string(),
+        name: value
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        start: 0,
+        // The level, or a LangChain ToolMessage's own status, is the explicit flag.
+        is_error: value.get("level").and_then(Value::as_str) == Some("ERROR")
+            || value
+                .get("output")
+                .and_then(tool_message)
+                .and_then(|message| message.get("status"))
+                .and_then(Value::as_str)
+                == Some("error"),
+        status_message: value
+            .get("statusMessage")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        attributes,
+        exception: None,
+        line: observation.line,
+        index,
+    }
+}
+
+/// A LangChain `ToolMessage` dict, as tool spans' outputs hold it.
+fn tool_message(output: &Value) -> Option<&Value> {
+    (output.get("type").and_then(Value::as_str) == Some("tool") && output.get("content").is_some())
+        .then_some(output)
+}
+
+/// What an observation means.
+fn role_of(observation: &Value) -> SpanRole {
+    let kind = observation
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let name = observation
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let output = observation.get("output").cloned().unwrap_or(Value::Null);
+    let message = tool_message(&output);
+    let is_tool = kind == "TOOL" || message.is_some() || name.starts_with("execute_tool ");
+    if is_tool {
+        let attributes = observation
+            .get("metadata")
+            .and_then(|m| m.get("attributes"));
+        let call_id = ["gen_ai.tool.call.id", "tool.id", "tool_call.id"]
+            .iter()
+            .find_map(|key| attributes?.get(*key))
+            .or_else(|| message?.get("tool_call_id"))
+            .and_then(super::id_text);
+        let name = ["execute_tool ", "running tool: "]
+            .iter()
+            .find_map(|prefix| name.strip_prefix(prefix))
+            .unwrap_or(name)
+            .trim()
+            .to_string();
+        let result = match message {
+            Some(message) => message.get("content").cloned().map(content_text),
+            None => (!output.is_null()).then(|| content_text(output.clone())),
+        };
+        return SpanRole::Tool {
+            call_id,
+            name: (!name.is_empty()).then_some(name),
+            args: observation.get("input").cloned(),
+            result,
+        };
+    }
+    if kind != "GENERATION" {
+        return SpanRole::Other;
+    }
+    let input = observation.get("input").cloned();
+    SpanRole::Inference {
+        tools: tools_of(observation),
+        input: items_of(input, true),
+        output: items_of(Some(output), false),
+        is_summary: false,
+    }
+}
+
+/// The tools a generation was given: its request's `tools`, OTel `gen_ai.tool.definitions` in
+/// its metadata, or LangChain's tool-role messages holding definitions.
+fn tools_of(observation: &Value) -> Option<Value> {
+    let input = observation.get("input");
+    if let Some(tools @ Value::Array(_)) = input.and_then(|input| input.get("tools")) {
+        return Some(tools.clone());
+    }
+    let attributes = observation
+        .get("metadata")
+        .and_then(|m| m.get("attributes"));
+    if let Some(definitions) = attributes.and_then(|a| a.get("gen_ai.tool.definitions")) {
+        return match definitions {
+            Value::String(text) => serde_json::from_str(text).ok(),
+            other => Some(other.clone()),
+        };
+    }
+    let definitions: Vec<Value> = input
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|message| message.get("content"))
+        .filter(|content| content.get("type").and_then(Value::as_str) == Some("function"))
+        .cloned()
+        .collect();
+    (!definitions.is_empty()).then_some(Value::Array(definitions))
+}

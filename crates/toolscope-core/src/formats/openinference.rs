@@ -1,0 +1,150 @@
+//! OpenInference span exports (Arize Phoenix and the OpenInference instrumentations), in OTLP/JSON
+//! (read by `otlp`, one session per trace, or per `session.id`) or as flat attribute maps.
+//!
+//! ```json
+//! {"openinference.span.kind": "LLM",
+//!  "llm.tools.0.tool.json_schema": "{\"type\": \"function\", \"function\": {\"name\": \"lookup_order\"}}",
+//!  "llm.input_messages.0.message.role": "user",
+//!  "llm.input_messages.0.message.content": "Where is order A-1187?",
+//!  "llm.output_messages.0.message.role": "assistant",
+//!  "llm.output_messages.0.message.tool_calls.0.tool_call.id": "call_1",
+//!  "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "lookup_order",
+//!  "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments": "{\"order_id\": \"A-1187\"}"}
+//! ```
+//! LLM spans give the conversation through the flattened `llm.input_messages` /
+//! `llm.output_messages` (tool results are `role: "tool"` messages with `tool_call_id`) and the
+//! tools through `llm.tools.N.tool.json_schema`. TOOL spans are executions: `tool.name`,
+//! `input.value` (arguments), `output.value` (result); span status ERROR (or a `tool.error`
+//! attribute) is an explicit error, otherwise the `Error:` convention applies. A TOOL span is
+//! matched to the model's call by `tool.id` or `tool_call.id`, else by name.
+
+use serde_json::Value;
+
+use super::content_text;
+use super::otlp::{unflatten, Item, Span, SpanRole};
+use crate::model::Args;
+
+/// What an OpenInference span means.
+pub(crate) fn role_of(span: &Span) -> SpanRole {
+    match span.str("openinference.span.kind") {
+        Some("TOOL") => SpanRole::Tool {
+            call_id: ["tool.id", "tool_call.id"]
+                .iter()
+                .find_map(|key| span.attributes.get(*key))
+                .and_then(super::id_text),
+            name: span
+                .str("tool.name")
+                .map(str::to_string)
+                .or_else(|| Some(span.name.clone()).filter(|name| !name.is_empty())),
+            args: span.attributes.get("input.value").cloned(),
+            result: span
+                .attributes
+                .get("tool.error")
+                .or_else(|| span.attributes.get("output.value"))
+                .cloned()
+                .map(content_text),
+        },
+        Some("LLM") => {
+            let tools: Vec<Value> = match unflatten(&span.attributes, "llm.tools") {
+                Value::Array(tools) => tools
+                    .iter()
+                    .filter_map(|tool| tool.get("tool")?.get("json_schema"))
+                    .filter_map(|schema| match schema {
+                        Value::String(text) => serde_json::from_str(text).ok(),
+                        other => Some(other.clone()),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            // Without flattened messages, `input.value` / `output.value` may hold them as JSON.
+            let mut input = messages(span, "llm.input_messages");
+            if input.is_empty() {
+                input = super::messages::items_of(span.json("input.value"), true);
+            }
+            let mut output = messages(span, "llm.output_messages");
+            if output.is_empty() {
+                output = super::messages::items_of(span.json("output.value"), false);
+            }
+            SpanRole::Inference {
+                input,
+                output,
+                tools: (!tools.is_empty()).then_some(Value::Array(tools)),
+                is_summary: false,
+            }
+        }
+        _ => SpanRole::Other,
+    }
+}
+
+fn messages(span: &Span, prefix: &str) -> Vec<Vec<Item>> {
+    match unflatten(&span.attributes, prefix) {
+        Value::Array(list) => list
+            .iter()
+            .map(|entry| message_items(entry.get("message").unwrap_or(entry)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// One flattened message: `role`, `content` (or `contents[].message_content.text`),
+/// `tool_calls[].tool_call`, `tool_call_id`, or the legacy `function_call_name`.
+fn message_items(message: &Value) -> Vec<Item> {
+    let role = message
+        .get("role")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let text = match message.get("content") {
+        Some(content) => content_text(content.clone()),
+        None => message
+            .get("contents")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|part| part.get("message_content")?.get("text")?.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    match role {
+        "tool" | "function" => {
+            let call_id = message.get("tool_call_id").and_then(super::id_text);
+            return vec![Item::Result {
+                call_id,
+                content: text,
+                is_error: None,
+            }];
+        }
+        "user" => return vec![Item::User(text)],
+        "assistant" | "model" => {}
+        _ => return Vec::new(),
+    }
+    let mut items = vec![Item::Assistant(text)];
+    let calls = message.get("tool_calls").and_then(Value::as_array);
+    for call in calls.into_iter().flatten() {
+        let call = call.get("tool_call").unwrap_or(call);
+        let function = call.get("function").unwrap_or(call);
+        items.push(Item::Call {
+            call_id: call.get("id").and_then(super::id_text),
+            name: function
+                .get("name")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            args: args(function.get("arguments")),
+        });
+    }
+    if let Some(name) = message.get("function_call_name").and_then(Value::as_str) {
+        items.push(Item::Call {
+            call_id: None,
+            name: Some(name.to_string()),
+            args: args(message.get("function_call_arguments_json")),
+        });
+    }
+    items
+}
+
+fn args(value: Option<&Value>) -> Args {
+    Args::from_sent(
+        value
+            .cloned()
+            .unwrap_or_else(|| Value::Object(Default::default())),
+    )
+}

@@ -1,0 +1,182 @@
+//! Fixture-directory snapshots of the trace readers: every file under
+//! `tests/fixtures/formats/<family>/` (real samples, with their sources in that folder's
+//! SOURCES.md, and small hand-written ones) is read with format detection, and a compact
+//! rendering of the session model and the diagnostics is compared with the reviewed snapshot in
+//! `tests/snapshots/`. Review changes with `cargo insta review`.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use toolscope_core::formats::{read_traces, TraceFormat};
+use toolscope_core::model::{Args, Event, ResultStatus};
+
+fn fixtures(family: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/formats")
+        .join(family);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            let name = path.file_name().unwrap().to_string_lossy();
+            !(name == "SOURCES.md" || name.starts_with("LICENSE") || name.starts_with("NOTICE"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Text cut to `limit` characters, on one line.
+fn short(text: &str, limit: usize) -> String {
+    let flat = text.replace('\n', "\\n");
+    if flat.chars().count() <= limit {
+        flat
+    } else {
+        format!("{}…", flat.chars().take(limit).collect::<String>())
+    }
+}
+
+/// The session model of one file, compactly: what the reader made of it.
+fn render(file: &str, bytes: &[u8]) -> (Option<TraceFormat>, String) {
+    let mut diagnostics = Vec::new();
+    let read = read_traces(file, bytes, &mut diagnostics);
+    let mut out = String::new();
+    match &read.format {
+        Some((format, reason)) => writeln!(out, "format: {format} ({reason})").unwrap(),
+        None => writeln!(out, "format: none").unwrap(),
+    }
+    for session in &read.sessions {
+        write!(
+            out,
+            "session {:?} (line {})",
+            session.session_id, session.origin.line
+        )
+        .unwrap();
+        if let Some(agent) = &session.agent_id {
+            write!(out, " agent {agent:?}").unwrap();
+        }
+        if let Some(tools) = &session.tools {
+            let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
+            write!(out, " tools [{}]", names.join(", ")).unwrap();
+        }
+        writeln!(out).unwrap();
+        for event in &session.events {
+            let line = match event {
+                Event::User { content } => format!("user: {}", short(content, 70)),
+                Event::Assistant { content } => format!("assistant: {}", short(content, 70)),
+                Event::ToolUse(call) => {
+                    let args = match &call.args {
+                        Args::Json(value) => short(&value.to_string(), 90),
+                        Args::Malformed { raw, .. } => format!("MALFORMED {}", short(raw, 80)),
+                    };
+                    format!(
+                        "call {} [{}] {args}",
+                        call.name,
+                        call.call_id.as_deref().unwrap_or("-")
+                    )
+                }
+                Event::ToolResult(result) => {
+                    let status = match (result.status, result.is_status_inferred) {
+                        (ResultStatus::Ok, _) => "ok",
+                        (ResultStatus::Error, false) => "ERROR",
+                        (ResultStatus::Error, true) => "ERROR (inferred)",
+                    };
+                    format!(
+                        "result [{}] {status}: {}",
+                        result.call_id.as_deref().unwrap_or("-"),
+                        short(result.content.as_deref().unwrap_or(""), 70)
+                    )
+                }
+            };
+            writeln!(out, "  {line}").unwrap();
+        }
+    }
+    for label in &read.labels {
+        writeln!(out, "label {}", short(&format!("{label:?}"), 160)).unwrap();
+    }
+    for diagnostic in &diagnostics {
+        writeln!(out, "{diagnostic}").unwrap();
+    }
+    (read.format.map(|(format, _)| format), out)
+}
+
+/// Snapshots every fixture of a family; each must be detected as `expected`.
+fn snapshot_family(family: &str, expected: TraceFormat) {
+    let files = fixtures(family);
+    assert!(!files.is_empty(), "no fixtures for {family}");
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let bytes = std::fs::read(&path).unwrap();
+        let (format, rendering) = render(&name, &bytes);
+        assert_eq!(format, Some(expected), "{name}:\n{rendering}");
+        insta::assert_snapshot!(format!("{family}__{name}"), rendering);
+    }
+}
+
+#[test]
+fn openai_chat_fixtures_read_as_their_snapshots() {
+    snapshot_family("openai_chat", TraceFormat::OpenaiChat);
+}
+
+#[test]
+fn anthropic_fixtures_read_as_their_snapshots() {
+    snapshot_family("anthropic", TraceFormat::Anthropic);
+}
+
+#[test]
+fn the_same_conversation_gives_the_same_report_in_every_format() {
+    use toolscope_core::{analyze, InputFile, Options, Role};
+    let mut reference: Option<(String, String)> = None;
+    for path in fixtures("same_conversation") {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        // One file name for all, so session ids (named after the file) agree.
+        let input = InputFile {
+            name: "conversation.json",
+            bytes: &bytes,
+            role: Role::Traces,
+        };
+        let mut report = analyze(&[input], &Options::default());
+        assert!(
+            report.diagnostics.is_empty(),
+            "{name}: {:?}",
+            report.diagnostics
+        );
+        assert_eq!(report.summary.sessions, 1, "{name}");
+        report.inputs.clear();
+        let json = serde_json::to_string_pretty(&report).unwrap();
+        match &reference {
+            None => reference = Some((name, json)),
+            Some((first, expected)) => {
+                assert_eq!(&json, expected, "{name} differs from {first}")
+            }
+        }
+    }
+    let (_, json) = reference.expect("fixtures");
+    insta::assert_snapshot!("same_conversation_report", json);
+}
+
+#[test]
+fn openai_responses_fixtures_read_as_their_snapshots() {
+    snapshot_family("openai_responses", TraceFormat::OpenaiResponses);
+}
+
+#[test]
+fn gemini_fixtures_read_as_their_snapshots() {
+    snapshot_family("gemini", TraceFormat::Gemini);
+}
+
+#[test]
+fn otel_genai_fixtures_read_as_their_snapshots() {
+    snapshot_family("otel_genai", TraceFormat::OtelGenai);
+}
+
+#[test]
+fn openinference_fixtures_read_as_their_snapshots() {
+    snapshot_family("openinference", TraceFormat::Openinference);
+}
+
+#[test]
+fn langfuse_fixtures_read_as_their_snapshots() {
+    snapshot_family("langfuse", TraceFormat::Langfuse);
+}
