@@ -38,6 +38,9 @@ pub fn App() -> impl IntoView {
     }
 
     let has_report = move || state.view.with(Option::is_some);
+    // Views re-render only when the view changes, not on every route change (a cell opened by
+    // the arrow keys must keep the heatmap, and its focus, in place).
+    let current_view = Memo::new(move |_| state.route.with(|route| route.view));
     view! {
         <div class="app">
             <header class="app-header">
@@ -76,7 +79,7 @@ pub fn App() -> impl IntoView {
                 </nav>
                 <Filters/>
                 <section class="view" role="tabpanel">
-                    {move || match state.route.with(|route| route.view) {
+                    {move || match current_view.get() {
                         View::Overview => view! { <Overview/> }.into_any(),
                         View::Problems => view! { <ProblemsView/> }.into_any(),
                         View::Selection => view! { <SelectionView/> }.into_any(),

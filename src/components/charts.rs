@@ -10,6 +10,7 @@ use plotters_canvas::CanvasBackend;
 use toolscope_charts::{
     draw_heatmap, draw_precision_recall, heatmap_size, heatmap_svg, pr_chart_size,
     precision_recall_svg, HeatmapLayout, HeatmapScale, HeatmapStyle, PrLayout, PrMetric, PrStyle,
+    Theme,
 };
 use toolscope_core::metrics::selection::{Confusion, ToolRow};
 use wasm_bindgen::JsCast;
@@ -24,6 +25,23 @@ fn prepare(canvas: &HtmlCanvasElement, (width, height): (u32, u32)) {
     canvas.set_width(width);
     canvas.set_height(height);
     let _ = canvas.set_attribute("style", &format!("width: {width}px; height: {height}px"));
+}
+
+/// The charts' palette: dark when the page is (the stylesheet follows the same media query).
+fn theme() -> Theme {
+    let is_dark = web_sys::window()
+        .and_then(|window| {
+            window
+                .match_media("(prefers-color-scheme: dark)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|query| query.matches());
+    if is_dark {
+        Theme::Dark
+    } else {
+        Theme::Light
+    }
 }
 
 /// Saves the canvas as a PNG.
@@ -58,7 +76,7 @@ pub fn ConfusionChart(confusion: Confusion) -> impl IntoView {
                 .cell
                 .as_ref()
                 .and_then(|(expected, actual)| Some((index_of(expected)?, index_of(actual)?))),
-            ..HeatmapStyle::default()
+            theme: theme(),
         })
     });
     Effect::new(move |_| {
@@ -205,7 +223,7 @@ pub fn PrecisionRecallChart(rows: Vec<ToolRow>) -> impl IntoView {
             selected: tool.and_then(|tool| {
                 rows.with_value(|rows| rows.iter().position(|row| row.tool == tool))
             }),
-            ..PrStyle::default()
+            theme: theme(),
         }
     });
     Effect::new(move |_| {

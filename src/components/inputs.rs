@@ -57,31 +57,41 @@ pub fn InputsView() -> impl IntoView {
                 "Where the tools the agent saw differ from the catalog file, checking against the "
                 "catalog can give false failures."
             </p>
-            <table class="table" data-testid="drift">
-                <thead>
-                    <tr>
-                        <th scope="col">"Tool"</th>
-                        <th scope="col">"Difference"</th>
-                        <th scope="col" class="num">"Sessions"</th>
-                        <th scope="col">"For example"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {drift
-                        .into_iter()
-                        .map(|item| {
-                            view! {
+            {if drift.is_empty() {
+                view! { <p class="hint" data-testid="no-drift">"No drift: the tools the agent saw match the catalog, or no catalog file was given."</p> }
+                    .into_any()
+            } else {
+                view! {
+                    <div class="table-wrap">
+                        <table class="table" data-testid="drift">
+                            <thead>
                                 <tr>
-                                    <td>{item.tool}</td>
-                                    <td>{item.detail}</td>
-                                    <td class="num">{item.sessions}</td>
-                                    <td>{item.example_session}</td>
+                                    <th scope="col">"Tool"</th>
+                                    <th scope="col">"Difference"</th>
+                                    <th scope="col" class="num">"Sessions"</th>
+                                    <th scope="col">"For example"</th>
                                 </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
+                            </thead>
+                            <tbody>
+                                {drift
+                                    .into_iter()
+                                    .map(|item| {
+                                        view! {
+                                            <tr>
+                                                <td>{item.tool}</td>
+                                                <td>{item.detail}</td>
+                                                <td class="num">{item.sessions}</td>
+                                                <td>{item.example_session}</td>
+                                            </tr>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                }
+                    .into_any()
+            }}
         }
             .into_any()
     }

@@ -119,80 +119,84 @@ pub fn Overview() -> impl IntoView {
                     })}
             </div>
             <h2>"Problems by kind"</h2>
-            <table class="table" data-testid="by-kind">
-                <thead>
-                    <tr>
-                        <th scope="col">"Kind"</th>
-                        <th scope="col" class="num">"Problems"</th>
-                        <th scope="col" class="num">"Calls"</th>
-                        <th scope="col" class="num">"Sessions"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {summary
-                        .by_kind
-                        .iter()
-                        .map(|(kind, count)| {
-                            let kind = *kind;
-                            view! {
-                                <tr data-kind=kind.as_str()>
-                                    <td>
-                                        <button class="link" on:click=go(View::Problems, Some(kind))>
-                                            {kind.as_str()}
-                                        </button>
-                                    </td>
-                                    <td class="num">{count.problems}</td>
-                                    <td class="num">{count.calls}</td>
-                                    <td class="num">{count.sessions}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
+            <div class="table-wrap">
+                <table class="table" data-testid="by-kind">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Kind"</th>
+                            <th scope="col" class="num">"Problems"</th>
+                            <th scope="col" class="num">"Calls"</th>
+                            <th scope="col" class="num">"Sessions"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {summary
+                            .by_kind
+                            .iter()
+                            .map(|(kind, count)| {
+                                let kind = *kind;
+                                view! {
+                                    <tr data-kind=kind.as_str()>
+                                        <td>
+                                            <button class="link" on:click=go(View::Problems, Some(kind))>
+                                                {kind.as_str()}
+                                            </button>
+                                        </td>
+                                        <td class="num">{count.problems}</td>
+                                        <td class="num">{count.calls}</td>
+                                        <td class="num">{count.sessions}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            </div>
             <h2>"Tools called"</h2>
-            <table class="table" data-testid="tool-usage">
-                <thead>
-                    <tr>
-                        <th scope="col">"Tool"</th>
-                        <th scope="col" class="num">"Calls"</th>
-                        <th scope="col" class="num">"With problems"</th>
-                        <th scope="col" class="num">"Error results"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {report
-                        .tools
-                        .iter()
-                        .map(|usage| {
-                            let tool = usage.tool.clone();
-                            view! {
-                                <tr>
-                                    <td>
-                                        <button
-                                            class="link"
-                                            on:click=move |_| {
-                                                let tool = tool.clone();
-                                                state
-                                                    .route
-                                                    .update(|route| {
-                                                        route.view = View::Problems;
-                                                        route.filter.tool = Some(tool);
-                                                    })
-                                            }
-                                        >
-                                            {usage.tool.clone()}
-                                        </button>
-                                    </td>
-                                    <td class="num">{usage.calls}</td>
-                                    <td class="num">{usage.calls_with_problems}</td>
-                                    <td class="num">{usage.errors}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
+            <div class="table-wrap">
+                <table class="table" data-testid="tool-usage">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Tool"</th>
+                            <th scope="col" class="num">"Calls"</th>
+                            <th scope="col" class="num">"With problems"</th>
+                            <th scope="col" class="num">"Error results"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {report
+                            .tools
+                            .iter()
+                            .map(|usage| {
+                                let tool = usage.tool.clone();
+                                view! {
+                                    <tr>
+                                        <td>
+                                            <button
+                                                class="link"
+                                                on:click=move |_| {
+                                                    let tool = tool.clone();
+                                                    state
+                                                        .route
+                                                        .update(|route| {
+                                                            route.view = View::Problems;
+                                                            route.filter.tool = Some(tool);
+                                                        })
+                                                }
+                                            >
+                                                {usage.tool.clone()}
+                                            </button>
+                                        </td>
+                                        <td class="num">{usage.calls}</td>
+                                        <td class="num">{usage.calls_with_problems}</td>
+                                        <td class="num">{usage.errors}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            </div>
         }
             .into_any()
     }

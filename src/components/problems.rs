@@ -108,54 +108,56 @@ pub fn ProblemsView() -> impl IntoView {
                 "CSV"
             </button>
         </div>
-        <table class="table problems" data-testid="problems-table">
-            <thead>
-                <tr>
-                    {header(SortKey::Session, "Session", "")}
-                    {header(SortKey::Step, "Step", "num")}
-                    {header(SortKey::Tool, "Tool", "")}
-                    {header(SortKey::Kind, "Kind", "")}
-                    {header(SortKey::Message, "Message", "")}
-                </tr>
-            </thead>
-            <tbody>
-                {move || {
-                    rows.get()
-                        .iter()
-                        .take(shown.get())
-                        .map(|problem| {
-                            let session_id = problem.session_id.clone();
-                            let open = move |_| {
-                                let session_id = session_id.clone();
-                                state
-                                    .route
-                                    .update(|route| {
-                                        route.view = View::Session;
-                                        route.session_id = Some(session_id);
-                                    })
-                            };
-                            view! {
-                                <tr data-testid="problem-row" data-kind=problem.kind.as_str()>
-                                    <td>
-                                        <button class="link" on:click=open>
-                                            {problem.session_id.clone()}
-                                        </button>
-                                    </td>
-                                    <td class="num">{problem.step}</td>
-                                    <td>{problem.tool.clone()}</td>
-                                    <td>
-                                        <span class=format!("kind kind-{}", problem.kind.as_str())>
-                                            {problem.kind.as_str()}
-                                        </span>
-                                    </td>
-                                    <td class="message">{problem.message.clone()}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()
-                }}
-            </tbody>
-        </table>
+        <div class="table-wrap">
+            <table class="table problems" data-testid="problems-table">
+                <thead>
+                    <tr>
+                        {header(SortKey::Session, "Session", "")}
+                        {header(SortKey::Step, "Step", "num")}
+                        {header(SortKey::Tool, "Tool", "")}
+                        {header(SortKey::Kind, "Kind", "")}
+                        {header(SortKey::Message, "Message", "")}
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || {
+                        rows.get()
+                            .iter()
+                            .take(shown.get())
+                            .map(|problem| {
+                                let session_id = problem.session_id.clone();
+                                let open = move |_| {
+                                    let session_id = session_id.clone();
+                                    state
+                                        .route
+                                        .update(|route| {
+                                            route.view = View::Session;
+                                            route.session_id = Some(session_id);
+                                        })
+                                };
+                                view! {
+                                    <tr data-testid="problem-row" data-kind=problem.kind.as_str()>
+                                        <td>
+                                            <button class="link" on:click=open>
+                                                {problem.session_id.clone()}
+                                            </button>
+                                        </td>
+                                        <td class="num">{problem.step}</td>
+                                        <td>{problem.tool.clone()}</td>
+                                        <td>
+                                            <span class=format!("kind kind-{}", problem.kind.as_str())>
+                                                {problem.kind.as_str()}
+                                            </span>
+                                        </td>
+                                        <td class="message">{problem.message.clone()}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </tbody>
+            </table>
+        </div>
         <Show when=move || { rows.get().len() > shown.get() }>
             <button
                 class="button"

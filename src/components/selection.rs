@@ -52,7 +52,6 @@ pub fn SelectionView() -> impl IntoView {
                         "use the arrow keys and Enter, to list its turns."
                     </p>
                     <ConfusionChart confusion=selection.confusion.clone()/>
-                    <CellTurns outcomes=selection.outcomes.clone()/>
                 </section>
                 <section class="panel">
                     <h2>"Precision and recall per tool"</h2>
@@ -64,6 +63,7 @@ pub fn SelectionView() -> impl IntoView {
                     <PrecisionRecallChart rows=selection.per_tool.clone()/>
                 </section>
             </div>
+            <CellTurns outcomes=selection.outcomes.clone()/>
             <div class="toolbar">
                 <h2>"Per tool"</h2>
                 <button class="button small" data-testid="export-per-tool-csv" on:click=export>
@@ -173,61 +173,63 @@ fn CellTurns(outcomes: Vec<TurnOutcome>) -> impl IntoView {
                         "Close"
                     </button>
                 </div>
-                <table class="table">
-                    <thead>
-                        <tr>
-                            <th scope="col">"Session"</th>
-                            <th scope="col" class="num">"Turn"</th>
-                            <th scope="col">"Agent"</th>
-                            <th scope="col">"Label"</th>
-                            <th scope="col">"Called"</th>
-                            <th scope="col">"Arguments"</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {turns
-                            .into_iter()
-                            .map(|outcome| {
-                                let session_id = outcome.session_id.clone();
-                                let open = move |_| {
-                                    let session_id = session_id.clone();
-                                    state
-                                        .route
-                                        .update(|route| {
-                                            route.view = View::Session;
-                                            route.session_id = Some(session_id);
-                                        })
-                                };
-                                let label = match &outcome.expected_tool {
-                                    Expected::One(tool) => tool.clone(),
-                                    Expected::AnyOf(tools) => tools.join(" or "),
-                                };
-                                let args = match outcome.args_exact {
-                                    None => "not labelled".to_string(),
-                                    Some(true) => "exact".to_string(),
-                                    Some(false) if outcome.args_subset == Some(true) => {
-                                        "subset".to_string()
+                <div class="table-wrap">
+                    <table class="table">
+                        <thead>
+                            <tr>
+                                <th scope="col">"Session"</th>
+                                <th scope="col" class="num">"Turn"</th>
+                                <th scope="col">"Agent"</th>
+                                <th scope="col">"Label"</th>
+                                <th scope="col">"Called"</th>
+                                <th scope="col">"Arguments"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {turns
+                                .into_iter()
+                                .map(|outcome| {
+                                    let session_id = outcome.session_id.clone();
+                                    let open = move |_| {
+                                        let session_id = session_id.clone();
+                                        state
+                                            .route
+                                            .update(|route| {
+                                                route.view = View::Session;
+                                                route.session_id = Some(session_id);
+                                            })
+                                    };
+                                    let label = match &outcome.expected_tool {
+                                        Expected::One(tool) => tool.clone(),
+                                        Expected::AnyOf(tools) => tools.join(" or "),
+                                    };
+                                    let args = match outcome.args_exact {
+                                        None => "not labelled".to_string(),
+                                        Some(true) => "exact".to_string(),
+                                        Some(false) if outcome.args_subset == Some(true) => {
+                                            "subset".to_string()
+                                        }
+                                        Some(false) => "wrong".to_string(),
+                                    };
+                                    view! {
+                                        <tr data-testid="cell-turn">
+                                            <td>
+                                                <button class="link" on:click=open>
+                                                    {outcome.session_id.clone()}
+                                                </button>
+                                            </td>
+                                            <td class="num">{outcome.turn}</td>
+                                            <td>{outcome.agent_id.clone().unwrap_or_default()}</td>
+                                            <td>{label}</td>
+                                            <td>{outcome.called.join(", ")}</td>
+                                            <td>{args}</td>
+                                        </tr>
                                     }
-                                    Some(false) => "wrong".to_string(),
-                                };
-                                view! {
-                                    <tr data-testid="cell-turn">
-                                        <td>
-                                            <button class="link" on:click=open>
-                                                {outcome.session_id.clone()}
-                                            </button>
-                                        </td>
-                                        <td class="num">{outcome.turn}</td>
-                                        <td>{outcome.agent_id.clone().unwrap_or_default()}</td>
-                                        <td>{label}</td>
-                                        <td>{outcome.called.join(", ")}</td>
-                                        <td>{args}</td>
-                                    </tr>
-                                }
-                            })
-                            .collect_view()}
-                    </tbody>
-                </table>
+                                })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                </div>
             </div>
         })
     }
@@ -239,46 +241,48 @@ fn PerToolTable(selection: Selection) -> impl IntoView {
         ci.map_or_else(String::new, |[low, high]| format!("{low:.2}–{high:.2}"))
     };
     view! {
-        <table class="table" data-testid="per-tool">
-            <thead>
-                <tr>
-                    <th scope="col">"Tool"</th>
-                    <th scope="col" class="num">"TP"</th>
-                    <th scope="col" class="num">"FP"</th>
-                    <th scope="col" class="num">"FN"</th>
-                    <th scope="col" class="num">"Precision"</th>
-                    <th scope="col" class="num">"95 % interval"</th>
-                    <th scope="col" class="num">"Recall"</th>
-                    <th scope="col" class="num">"95 % interval"</th>
-                    <th scope="col" class="num">"F1"</th>
-                    <th scope="col" class="num">"Support"</th>
-                </tr>
-            </thead>
-            <tbody>
-                {selection
-                    .per_tool
-                    .iter()
-                    .map(|row| {
-                        view! {
-                            <tr data-testid="per-tool-row" data-tool=row.tool.clone() class:low-support=row.is_low_support>
-                                <td>
-                                    {row.tool.clone()}
-                                    {row.is_low_support.then_some(" (low support)")}
-                                </td>
-                                <td class="num">{row.tp}</td>
-                                <td class="num">{row.fp}</td>
-                                <td class="num">{row.fn_}</td>
-                                <td class="num" data-testid="precision">{decimal(row.precision)}</td>
-                                <td class="num">{interval(row.precision_ci)}</td>
-                                <td class="num" data-testid="recall">{decimal(row.recall)}</td>
-                                <td class="num">{interval(row.recall_ci)}</td>
-                                <td class="num">{decimal(row.f1)}</td>
-                                <td class="num">{row.support}</td>
-                            </tr>
-                        }
-                    })
-                    .collect_view()}
-            </tbody>
-        </table>
+        <div class="table-wrap">
+            <table class="table" data-testid="per-tool">
+                <thead>
+                    <tr>
+                        <th scope="col">"Tool"</th>
+                        <th scope="col" class="num">"TP"</th>
+                        <th scope="col" class="num">"FP"</th>
+                        <th scope="col" class="num">"FN"</th>
+                        <th scope="col" class="num">"Precision"</th>
+                        <th scope="col" class="num">"95 % interval"</th>
+                        <th scope="col" class="num">"Recall"</th>
+                        <th scope="col" class="num">"95 % interval"</th>
+                        <th scope="col" class="num">"F1"</th>
+                        <th scope="col" class="num">"Support"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {selection
+                        .per_tool
+                        .iter()
+                        .map(|row| {
+                            view! {
+                                <tr data-testid="per-tool-row" data-tool=row.tool.clone() class:low-support=row.is_low_support>
+                                    <td>
+                                        {row.tool.clone()}
+                                        {row.is_low_support.then_some(" (low support)")}
+                                    </td>
+                                    <td class="num">{row.tp}</td>
+                                    <td class="num">{row.fp}</td>
+                                    <td class="num">{row.fn_}</td>
+                                    <td class="num" data-testid="precision">{decimal(row.precision)}</td>
+                                    <td class="num">{interval(row.precision_ci)}</td>
+                                    <td class="num" data-testid="recall">{decimal(row.recall)}</td>
+                                    <td class="num">{interval(row.recall_ci)}</td>
+                                    <td class="num">{decimal(row.f1)}</td>
+                                    <td class="num">{row.support}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
     }
 }

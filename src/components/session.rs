@@ -16,7 +16,8 @@ const PAGE: usize = 100;
 #[component]
 pub fn SessionView() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let chosen = move || state.route.with(|route| route.session_id.clone());
+    let chosen = Memo::new(move |_| state.route.with(|route| route.session_id.clone()));
+    let chosen = move || chosen.get();
     Effect::new(move |_| {
         if let Some(session_id) = chosen() {
             if state.report.with(Option::is_some) {
@@ -41,50 +42,52 @@ fn SessionList() -> impl IntoView {
         let total = report.sessions.len();
         view! {
             <p class="hint">"Sessions, worst first. Open one to see its events."</p>
-            <table class="table" data-testid="session-list">
-                <thead>
-                    <tr>
-                        <th scope="col">"Session"</th>
-                        <th scope="col">"Agent"</th>
-                        <th scope="col" class="num">"Turns"</th>
-                        <th scope="col" class="num">"Calls"</th>
-                        <th scope="col" class="num">"Problems"</th>
-                        <th scope="col" class="num">"Tool errors"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {report
-                        .sessions
-                        .iter()
-                        .take(shown.get())
-                        .map(|row| {
-                            let session_id = row.session_id.clone();
-                            view! {
-                                <tr>
-                                    <td>
-                                        <button
-                                            class="link"
-                                            on:click=move |_| {
-                                                let session_id = session_id.clone();
-                                                state
-                                                    .route
-                                                    .update(|route| route.session_id = Some(session_id))
-                                            }
-                                        >
-                                            {row.session_id.clone()}
-                                        </button>
-                                    </td>
-                                    <td>{row.agent_id.clone().unwrap_or_default()}</td>
-                                    <td class="num">{row.turns}</td>
-                                    <td class="num">{row.calls}</td>
-                                    <td class="num">{row.problems}</td>
-                                    <td class="num">{row.tool_errors.errors}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
+            <div class="table-wrap">
+                <table class="table" data-testid="session-list">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Session"</th>
+                            <th scope="col">"Agent"</th>
+                            <th scope="col" class="num">"Turns"</th>
+                            <th scope="col" class="num">"Calls"</th>
+                            <th scope="col" class="num">"Problems"</th>
+                            <th scope="col" class="num">"Tool errors"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {report
+                            .sessions
+                            .iter()
+                            .take(shown.get())
+                            .map(|row| {
+                                let session_id = row.session_id.clone();
+                                view! {
+                                    <tr>
+                                        <td>
+                                            <button
+                                                class="link"
+                                                on:click=move |_| {
+                                                    let session_id = session_id.clone();
+                                                    state
+                                                        .route
+                                                        .update(|route| route.session_id = Some(session_id))
+                                                }
+                                            >
+                                                {row.session_id.clone()}
+                                            </button>
+                                        </td>
+                                        <td>{row.agent_id.clone().unwrap_or_default()}</td>
+                                        <td class="num">{row.turns}</td>
+                                        <td class="num">{row.calls}</td>
+                                        <td class="num">{row.problems}</td>
+                                        <td class="num">{row.tool_errors.errors}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            </div>
             {(total > shown.get())
                 .then(|| {
                     view! {

@@ -93,6 +93,12 @@ test('clicking a heatmap cell lists exactly the turns behind it', async () => {
   const next = column + 1 < labels.length ? column + 1 : column - 1;
   const nextTitle = await page.getByTestId('cell-title').innerText();
   assert.ok(nextTitle.startsWith(`Expected ${pair.expected}, called ${labels[next]}:`), nextTitle);
+  // Focus stays on the heatmap, so the arrows keep moving through it.
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'heatmap');
+  await page.keyboard.press(row + 1 < labels.length ? 'ArrowDown' : 'ArrowUp');
+  const below = row + 1 < labels.length ? row + 1 : row - 1;
+  const belowTitle = await page.getByTestId('cell-title').innerText();
+  assert.ok(belowTitle.startsWith(`Expected ${labels[below]}, called ${labels[next]}:`), belowTitle);
 });
 
 test('the per-tool table shows the CLI precision and recall', async () => {
