@@ -5,9 +5,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 OUT=bench/out/page
-SITE="$OUT/site"
+# SITE=dir reuses a site already built by scripts/build-site.
+SITE="${SITE:-$OUT/site}"
 mkdir -p "$OUT"
-DIST="$SITE" bash scripts/build-site >&2
+[ -f "$SITE/index.html" ] || DIST="$SITE" bash scripts/build-site >&2
 cargo build --release -q -p toolscope-cli -p toolscope-gen
 for size in 10M 100M; do
     [ -f "$OUT/$size/sessions.jsonl" ] ||
@@ -20,5 +21,6 @@ for wasm in "$SITE"/*.wasm; do
 done
 echo
 (cd tests && [ -d node_modules ] || npm ci >&2)
-node bench/page-load.mjs "$PWD/$SITE" "$PWD/target/release/toolscope" \
+case "$SITE" in /*) ;; *) SITE="$PWD/$SITE" ;; esac
+node bench/page-load.mjs "$SITE" "$PWD/target/release/toolscope" \
     "$PWD/$OUT/10M/sessions.jsonl" "$PWD/$OUT/100M/sessions.jsonl"

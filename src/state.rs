@@ -212,6 +212,14 @@ impl AppState {
         }
     }
 
+    /// Opens a session in the session view.
+    pub fn open_session(&self, session_id: String) {
+        self.route.update(|route| {
+            route.view = crate::route::View::Session;
+            route.session_id = Some(session_id);
+        });
+    }
+
     /// Stops the running job; the files stay, the report is cleared.
     pub fn cancel(&self) {
         self.next_job();

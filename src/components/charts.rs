@@ -170,16 +170,7 @@ pub fn ConfusionChart(confusion: Confusion) -> impl IntoView {
                 on:keydown=on_key
             ></canvas>
         </div>
-        <div class="toolbar">
-            <div class="segmented">
-                <button class="button small" data-testid="export-heatmap-png" on:click=export_png>
-                    "PNG"
-                </button>
-                <button class="button small" data-testid="export-heatmap-svg" on:click=export_svg>
-                    "SVG"
-                </button>
-            </div>
-        </div>
+        <ExportButtons chart="heatmap" on_png=export_png on_svg=export_svg/>
         <details class="cells">
             <summary>"Cells as a list"</summary>
             <ul class="cell-list" data-testid="cell-list">
@@ -300,12 +291,24 @@ pub fn PrecisionRecallChart(rows: Vec<ToolRow>) -> impl IntoView {
                 on:mousemove=on_move
             ></canvas>
         </div>
+        <ExportButtons chart="pr" on_png=export_png on_svg=export_svg/>
+    }
+}
+
+/// The PNG and SVG buttons under a chart (`export-{chart}-png`, `export-{chart}-svg`).
+#[component]
+fn ExportButtons(
+    chart: &'static str,
+    on_png: impl FnMut(MouseEvent) + 'static,
+    on_svg: impl FnMut(MouseEvent) + 'static,
+) -> impl IntoView {
+    view! {
         <div class="toolbar">
             <div class="segmented">
-                <button class="button small" data-testid="export-pr-png" on:click=export_png>
+                <button class="button small" data-testid=format!("export-{chart}-png") on:click=on_png>
                     "PNG"
                 </button>
-                <button class="button small" data-testid="export-pr-svg" on:click=export_svg>
+                <button class="button small" data-testid=format!("export-{chart}-svg") on:click=on_svg>
                     "SVG"
                 </button>
             </div>

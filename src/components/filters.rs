@@ -67,40 +67,14 @@ pub fn Filters() -> impl IntoView {
                 "Agent "
                 <select data-testid="filter-agent" on:change=set_agent>
                     <option value="" selected=move || agent().is_none()>"all"</option>
-                    {move || {
-                        state
-                            .agents
-                            .get()
-                            .into_iter()
-                            .map(|name| {
-                                let is_selected = agent().as_deref() == Some(name.as_str());
-                                view! {
-                                    <option value=name.clone() selected=is_selected>
-                                        {name.clone()}
-                                    </option>
-                                }
-                            })
-                            .collect_view()
-                    }}
+                    {move || options(state.agents.get(), agent())}
                 </select>
             </label>
             <label>
                 "Tool "
                 <select data-testid="filter-tool" on:change=set_tool>
                     <option value="" selected=move || tool().is_none()>"all"</option>
-                    {move || {
-                        tools()
-                            .into_iter()
-                            .map(|name| {
-                                let is_selected = tool().as_deref() == Some(name.as_str());
-                                view! {
-                                    <option value=name.clone() selected=is_selected>
-                                        {name.clone()}
-                                    </option>
-                                }
-                            })
-                            .collect_view()
-                    }}
+                    {move || options(tools(), tool())}
                 </select>
             </label>
             <label>
@@ -133,4 +107,19 @@ pub fn Filters() -> impl IntoView {
             </Show>
         </div>
     }
+}
+
+/// One `<option>` per name, the chosen one selected.
+fn options(names: Vec<String>, chosen: Option<String>) -> impl IntoView {
+    names
+        .into_iter()
+        .map(|name| {
+            let is_selected = chosen.as_deref() == Some(name.as_str());
+            view! {
+                <option value=name.clone() selected=is_selected>
+                    {name.clone()}
+                </option>
+            }
+        })
+        .collect_view()
 }

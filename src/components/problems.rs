@@ -8,7 +8,6 @@ use toolscope_core::checks::problem::Problem;
 use toolscope_core::report::csv::problems_csv;
 
 use crate::download::save;
-use crate::route::View;
 use crate::state::AppState;
 
 /// Rows shown at first and added by "show more".
@@ -126,15 +125,7 @@ pub fn ProblemsView() -> impl IntoView {
                             .take(shown.get())
                             .map(|problem| {
                                 let session_id = problem.session_id.clone();
-                                let open = move |_| {
-                                    let session_id = session_id.clone();
-                                    state
-                                        .route
-                                        .update(|route| {
-                                            route.view = View::Session;
-                                            route.session_id = Some(session_id);
-                                        })
-                                };
+                                let open = move |_| state.open_session(session_id.clone());
                                 view! {
                                     <tr data-testid="problem-row" data-kind=problem.kind.as_str()>
                                         <td>

@@ -10,7 +10,7 @@ use toolscope_core::report::csv::per_tool_csv;
 use super::charts::{ConfusionChart, PrecisionRecallChart};
 use crate::download::save;
 use crate::format::{count_of, decimal, percent};
-use crate::route::{Scale, View};
+use crate::route::Scale;
 use crate::state::AppState;
 
 /// The selection view.
@@ -190,15 +190,7 @@ fn CellTurns(outcomes: Vec<TurnOutcome>) -> impl IntoView {
                                 .into_iter()
                                 .map(|outcome| {
                                     let session_id = outcome.session_id.clone();
-                                    let open = move |_| {
-                                        let session_id = session_id.clone();
-                                        state
-                                            .route
-                                            .update(|route| {
-                                                route.view = View::Session;
-                                                route.session_id = Some(session_id);
-                                            })
-                                    };
+                                    let open = move |_| state.open_session(session_id.clone());
                                     let label = match &outcome.expected_tool {
                                         Expected::One(tool) => tool.clone(),
                                         Expected::AnyOf(tools) => tools.join(" or "),

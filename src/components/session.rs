@@ -66,12 +66,7 @@ fn SessionList() -> impl IntoView {
                                         <td>
                                             <button
                                                 class="link"
-                                                on:click=move |_| {
-                                                    let session_id = session_id.clone();
-                                                    state
-                                                        .route
-                                                        .update(|route| route.session_id = Some(session_id))
-                                                }
+                                                on:click=move |_| state.open_session(session_id.clone())
                                             >
                                                 {row.session_id.clone()}
                                             </button>
