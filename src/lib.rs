@@ -11,3 +11,6 @@ pub mod route;
 mod state;
 mod url;
 pub mod worker;
+
+#[cfg(test)]
+mod security_tests;

@@ -50,6 +50,8 @@ pub enum Step {
     Loading { done: u64, total: u64 },
     /// The engine at work.
     Engine(Progress),
+    /// The analysis is done; the report is being sent to the page.
+    Reporting,
 }
 
 /// Worker → page.
@@ -60,9 +62,8 @@ pub enum Reply {
     Ready,
     /// How far the job is.
     Progress { job: u32, step: Step },
-    /// The job's analysis. `report` is exactly what `toolscope report --json` prints for the same
-    /// files (pretty JSON); `view` is the report under the filter (compact JSON), absent when the
-    /// filter is empty.
+    /// The job's analysis: the whole report and, when the filter is not empty, the report under
+    /// it (compact JSON both; the page writes the CLI's pretty JSON when it is downloaded).
     Analyzed {
         job: u32,
         roles: Vec<RoleUsed>,

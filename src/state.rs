@@ -61,8 +61,8 @@ pub struct AppState {
     pub files: RwSignal<Vec<LoadedFile>>,
     /// The job's status.
     pub status: RwSignal<Status>,
-    /// The whole report, and its JSON exactly as `toolscope report --json` prints it.
-    pub report: RwSignal<Option<(Arc<Report>, Arc<String>)>>,
+    /// The whole report.
+    pub report: RwSignal<Option<Arc<Report>>>,
     /// The report under the route's filter (the whole one when the filter is empty).
     pub view: RwSignal<Option<Arc<Report>>>,
     /// Each file's role as used.
@@ -187,8 +187,7 @@ impl AppState {
         }
         let filter = self.route.get_untracked().filter;
         if filter.is_empty() {
-            self.view
-                .set(self.report.get_untracked().map(|(report, _)| report));
+            self.view.set(self.report.get_untracked());
             return;
         }
         let job = self.next_job();
@@ -273,7 +272,7 @@ impl AppState {
                 self.roles.set(roles);
                 self.agents.set(agents);
                 self.session.set(None);
-                self.report.set(Some((whole, Arc::new(report))));
+                self.report.set(Some(whole));
                 self.view.set(Some(view));
                 self.status.set(Status::Done);
             }

@@ -85,8 +85,11 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) {
             });
             drop(inputs);
             drop(contents);
-            let report =
-                serde_json::to_string_pretty(analysis.report()).expect("reports serialise") + "\n";
+            send(Reply::Progress {
+                job,
+                step: Step::Reporting,
+            });
+            let report = to_json(analysis.report());
             let view = (!filter.is_empty()).then(|| to_json(&analysis.filtered(&filter)));
             let agents = analysis.agents().into_iter().map(String::from).collect();
             ANALYSIS.with(|kept| *kept.borrow_mut() = Some(analysis));

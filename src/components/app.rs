@@ -97,16 +97,17 @@ pub fn App() -> impl IntoView {
 fn ReportBar() -> impl IntoView {
     let state = expect_context::<AppState>();
     let download = move |_| {
-        if let Some((_, json)) = state.report.get_untracked() {
-            save("toolscope-report.json", "application/json", json.as_bytes());
+        if let Some(report) = state.report.get_untracked() {
+            let mut json = Vec::new();
+            if report.write_json(&mut json).is_ok() {
+                save("toolscope-report.json", "application/json", &json);
+            }
         }
     };
     let diagnostics = move || {
-        state.report.with(|report| {
-            report
-                .as_ref()
-                .map_or(0, |(report, _)| report.diagnostics.len())
-        })
+        state
+            .report
+            .with(|report| report.as_ref().map_or(0, |report| report.diagnostics.len()))
     };
     view! {
         <div class="report-bar toolbar">

@@ -14,7 +14,7 @@ pub fn Filters() -> impl IntoView {
         state.report.with(|report| {
             report
                 .as_ref()
-                .map(|(report, _)| {
+                .map(|report| {
                     let mut tools: Vec<String> = report
                         .tools
                         .iter()

@@ -11,7 +11,7 @@ use crate::state::AppState;
 pub fn InputsView() -> impl IntoView {
     let state = expect_context::<AppState>();
     move || {
-        let Some((report, _)) = state.report.get() else {
+        let Some(report) = state.report.get() else {
             return ().into_any();
         };
         let diagnostics = report.diagnostics.clone();

@@ -239,7 +239,7 @@ fn describe(state: &AppState, name: &str) -> String {
         .find(|(role, _)| *role == used.role)
         .map_or("?", |(_, label)| *label);
     let input = state.report.with(|report| {
-        report.as_ref().and_then(|(report, _)| {
+        report.as_ref().and_then(|report| {
             report
                 .inputs
                 .iter()

@@ -68,6 +68,7 @@ fn describe(step: Option<Step>) -> (String, f64) {
             format!("Loading files: {} of {}", bytes(done), bytes(total)),
             fraction(done, total),
         ),
+        Some(Step::Reporting) => ("Preparing the report…".to_string(), 1.0),
         Some(Step::Engine(progress)) => {
             let label = match progress.stage {
                 Stage::Reading => format!(

@@ -116,7 +116,7 @@ fn Timeline(session_id: String) -> impl IntoView {
         let (problems, outcomes) = state.report.with(|report| {
             report
                 .as_ref()
-                .map(|(report, _)| {
+                .map(|report| {
                     let problems: Vec<Problem> = report
                         .problems
                         .iter()

@@ -41,6 +41,15 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl Report {
+    /// Writes the report as `toolscope report --json` prints it (and the page downloads it):
+    /// pretty JSON and a final newline.
+    pub fn write_json<W: std::io::Write>(&self, mut out: W) -> std::io::Result<()> {
+        serde_json::to_writer_pretty(&mut out, self).map_err(std::io::Error::from)?;
+        writeln!(out)
+    }
+}
+
 /// One input file as read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InputSummary {
