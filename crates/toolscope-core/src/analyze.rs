@@ -9,7 +9,7 @@ use crate::checks::catalog::CompiledCatalog;
 use crate::checks::{check_session, SessionFindings};
 use crate::diagnostic::Diagnostic;
 use crate::drift;
-use crate::formats::read_traces_as;
+use crate::formats::read_traces_reporting;
 use crate::input::{InputFile, Options, Role};
 use crate::inputs::catalog::read_catalog_file;
 use crate::inputs::labels::{read_labels_file, Label};
@@ -101,7 +101,9 @@ pub(crate) fn run(
             done: bytes_done,
             total: total_bytes,
         });
-        bytes_done += input.bytes.len() as u64;
+        let file_start = bytes_done;
+        let file_bytes = input.bytes.len() as u64;
+        bytes_done += file_bytes;
         let mut summary = InputSummary {
             file: input.name.to_string(),
             role: input.role,
@@ -111,8 +113,20 @@ pub(crate) fn run(
         };
         match input.role {
             Role::Traces => {
-                let read =
-                    read_traces_as(input.name, input.bytes, options.format, &mut diagnostics);
+                let mut within = |share: f64| {
+                    progress(Progress {
+                        stage: Stage::Reading,
+                        done: file_start + (share.clamp(0.0, 1.0) * file_bytes as f64) as u64,
+                        total: total_bytes,
+                    })
+                };
+                let read = read_traces_reporting(
+                    input.name,
+                    input.bytes,
+                    options.format,
+                    &mut diagnostics,
+                    &mut within,
+                );
                 if let Some((format, reason)) = read.format {
                     summary.format = Some(format);
                     summary.reason = Some(reason);

@@ -187,3 +187,31 @@ fn generated_files_are_recognised_by_content() {
     }
     assert_eq!(detect_role(data.plain_rules.as_bytes()).0, Role::Rules);
 }
+
+#[test]
+fn reading_a_large_session_file_reports_progress_within_it() {
+    let data = generate(&Config {
+        size: toolscope_gen::Size::Sessions(2_500),
+        ..Config::default()
+    });
+    let input = InputFile {
+        name: "sessions.jsonl",
+        bytes: &data.sessions,
+        role: Role::Traces,
+    };
+    let mut reading: Vec<u64> = Vec::new();
+    Analysis::new(&[input], &Options::default(), &mut |p| {
+        if p.stage == Stage::Reading {
+            reading.push(p.done);
+        }
+    });
+    let total = data.sessions.len() as u64;
+    let inside: Vec<u64> = reading
+        .iter()
+        .copied()
+        .filter(|done| *done > 0 && *done < total)
+        .collect();
+    assert!(inside.len() >= 2, "progress inside the file: {reading:?}");
+    assert!(reading.windows(2).all(|w| w[0] <= w[1]), "{reading:?}");
+    assert_eq!(reading.last(), Some(&total));
+}

@@ -125,6 +125,18 @@ pub fn read_traces_as(
     format: Option<TraceFormat>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> TraceRead {
+    read_traces_reporting(file, bytes, format, diagnostics, &mut |_| {})
+}
+
+/// [`read_traces_as`], telling `progress` the share of the file read so far (0 to 1) where the
+/// reader can tell (toolscope's own format, record by record); other readers report only the end.
+pub fn read_traces_reporting(
+    file: &str,
+    bytes: &[u8],
+    format: Option<TraceFormat>,
+    diagnostics: &mut Vec<Diagnostic>,
+    progress: &mut dyn FnMut(f64),
+) -> TraceRead {
     let text = decode_text(file, bytes, diagnostics);
     let split = split_records(file, &text, diagnostics);
     let detected = match format {
@@ -139,7 +151,9 @@ pub fn read_traces_as(
         ..TraceRead::default()
     };
     match format {
-        TraceFormat::Native => read.sessions = native::read(file, &split, diagnostics),
+        TraceFormat::Native => {
+            read.sessions = native::read_reporting(file, &split, diagnostics, progress)
+        }
         TraceFormat::SeedCalls => read.sessions = seed_calls::read(file, &split, diagnostics),
         TraceFormat::EvalCases => {
             let (sessions, labels) = eval_cases::read(file, &split, diagnostics);

@@ -51,9 +51,27 @@ struct RawEvent {
 
 /// Reads every record of a native file; each bad record or event is a diagnostic.
 pub fn read(file: &str, split: &Split<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Session> {
+    read_reporting(file, split, diagnostics, &mut |_| {})
+}
+
+/// How many records are read between two progress reports.
+const PROGRESS_EVERY: usize = 1024;
+
+/// [`read`], telling `progress` the share of the records read so far, every
+/// [`PROGRESS_EVERY`] records.
+pub fn read_reporting(
+    file: &str,
+    split: &Split<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+    progress: &mut dyn FnMut(f64),
+) -> Vec<Session> {
     let mut sessions = Vec::with_capacity(split.records.len());
     let mut tool_lists = ToolLists::default();
-    for record in &split.records {
+    let count = split.records.len();
+    for (index, record) in split.records.iter().enumerate() {
+        if index % PROGRESS_EVERY == 0 {
+            progress(index as f64 / count as f64);
+        }
         match parse_record::<RawSession>(file, record, diagnostics) {
             Ok(raw) => {
                 let origin = Origin {
