@@ -1,0 +1,58 @@
+// Real exports of each trace family, dropped on the page, give the CLI's report for the same file.
+// The files are the engine's reader fixtures (public samples; sources and licences beside them).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, dirname, basename } from 'node:path';
+import {
+  serve, launch, open, loadFiles, cliReport, downloadText, ROOT,
+} from './support.mjs';
+
+const FORMATS = join(ROOT, 'crates', 'toolscope-core', 'tests', 'fixtures', 'formats');
+
+/** One real sample per family: the first data file of each fixture directory. */
+function samples() {
+  if (!existsSync(FORMATS)) return [];
+  return readdirSync(FORMATS, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'same_conversation')
+    .map((entry) => {
+      const files = readdirSync(join(FORMATS, entry.name))
+        .filter((name) => /\.(json|jsonl|eval)$/.test(name))
+        .sort();
+      return files.length ? join(FORMATS, entry.name, files[0]) : null;
+    })
+    .filter(Boolean);
+}
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('there is a real sample for each family', () => {
+  assert.ok(samples().length >= 5, `samples: ${samples().join(', ')}`);
+});
+
+for (const path of samples()) {
+  test(`a real ${basename(dirname(path))} export gives the CLI's report (${basename(path)})`, async () => {
+    const errors = [];
+    const page = await open(browser, server.url, errors);
+    await loadFiles(page, [path]);
+    const { text } = await downloadText(page, () => page.getByTestId('download-report-json').click());
+    const expected = JSON.parse(cliReport(dirname(path), { traces: [basename(path)] }));
+    const actual = JSON.parse(text);
+    assert.ok(expected.summary.sessions > 0, 'the sample holds sessions');
+    assert.deepEqual(actual, expected);
+    assert.equal(actual.inputs[0].format, expected.inputs[0].format);
+    assert.deepEqual(errors, []);
+  });
+}
