@@ -4,6 +4,7 @@
 use leptos::ev;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use toolscope_core::formats::TraceFormat;
 use toolscope_core::Role;
 use web_sys::{Blob, DragEvent, FileList, HtmlInputElement};
 
@@ -146,6 +147,7 @@ pub fn Loader() -> impl IntoView {
                 </details>
             </div>
             <FileList/>
+            <FormatChoice/>
         </section>
     }
 }
@@ -250,11 +252,7 @@ fn describe(state: &AppState, name: &str) -> String {
     let mut text = role.to_string();
     if let Some(input) = input {
         if let Some(format) = input.format {
-            let format = serde_json::to_value(format)
-                .ok()
-                .and_then(|value| value.as_str().map(String::from))
-                .unwrap_or_default();
-            text.push_str(&format!(" ({format})"));
+            text.push_str(&format!(" ({})", format.name()));
         }
         for (what, count) in &input.counts {
             let what = if what == "labels" {
@@ -267,4 +265,39 @@ fn describe(state: &AppState, name: &str) -> String {
     }
     text.push_str(&format!(" — {}", used.reason));
     text
+}
+
+/// The trace format: detected per file from the content, or one the user names for every trace
+/// file (the CLI's `--format`).
+#[component]
+fn FormatChoice() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let chosen = move || state.options.with(|options| options.format);
+    let on_change = move |event: ev::Event| {
+        let format = TraceFormat::from_name(&event_target_value(&event));
+        state.options.update(|options| options.format = format);
+        state.analyze();
+    };
+    view! {
+        <Show when=move || state.files.with(|files| !files.is_empty())>
+            <label class="format-choice">
+                "Trace format "
+                <select data-testid="format-select" on:change=on_change>
+                    <option value="" selected=move || chosen().is_none()>
+                        "detect from each file's content"
+                    </option>
+                    {TraceFormat::ALL
+                        .into_iter()
+                        .map(|format| {
+                            view! {
+                                <option value=format.name() selected=move || chosen() == Some(format)>
+                                    {format.name()}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+        </Show>
+    }
 }

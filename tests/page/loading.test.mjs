@@ -124,3 +124,20 @@ test('trace text that looks like HTML is shown as text and never becomes markup'
   assert.equal(await page.locator('.timeline img, .timeline script, .timeline svg, .app b').count(), 0);
   assert.deepEqual(errors, []);
 });
+
+test('a trace format chosen in the page is used for the trace files', async () => {
+  const page = await open(browser, server.url);
+  await dropFiles(page, [await fixture('seed', 'selection_sessions.jsonl')]);
+  await waitForReport(page);
+  assert.match(await page.getByTestId('file-summary').innerText(), /^traces \(native\), 6 sessions/);
+  await page.getByTestId('format-select').selectOption('openai_chat');
+  await waitForReport(page);
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid="file-summary"]')?.textContent.startsWith('traces (openai_chat)'),
+  );
+  await page.getByTestId('format-select').selectOption('');
+  await waitForReport(page);
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid="file-summary"]')?.textContent.startsWith('traces (native)'),
+  );
+});
