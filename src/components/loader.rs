@@ -149,6 +149,9 @@ pub fn Loader() -> impl IntoView {
             <FileList/>
             <FormatChoice/>
         </section>
+        <Show when=move || state.files.with(Vec::is_empty)>
+            <Guide/>
+        </Show>
     }
 }
 
@@ -299,5 +302,59 @@ fn FormatChoice() -> impl IntoView {
                 </select>
             </label>
         </Show>
+    }
+}
+
+/// What the page reads, for someone who has not dropped anything yet.
+#[component]
+fn Guide() -> impl IntoView {
+    let kinds: [(&str, &str, &str); 4] = [
+        (
+            "Traces",
+            "toolscope sessions, OpenAI Chat Completions and Responses logs, Anthropic Messages, \
+             Gemini, OpenTelemetry GenAI and OpenInference (Phoenix) spans, Langfuse exports.",
+            r#"{"session_id": "s1", "events": [{"type": "tool_use", "name": "lookup_order", "args": {...}}]}"#,
+        ),
+        (
+            "Tool catalog",
+            "The JSON Schema of each tool's arguments: OpenAI or Anthropic tool lists, MCP \
+             tools/list, or an object of tool name to schema.",
+            r#"{"lookup_order": {"type": "object", "required": ["order_id"]}}"#,
+        ),
+        (
+            "Ordering rules",
+            "Tools that must come after others, optionally for the same argument values.",
+            r#"{"must_come_after": {"issue_refund": ["lookup_order"]}}"#,
+        ),
+        (
+            "Labels",
+            "JSON Lines: the tool each turn should have called (or a set, or \"none\"), and \
+             optionally its arguments.",
+            r#"{"session_id": "s1", "turn": 0, "expected_tool": "lookup_order"}"#,
+        ),
+    ];
+    view! {
+        <section class="guide" aria-label="What you can drop here" data-testid="guide">
+            <div class="guide-grid">
+            {kinds
+                .into_iter()
+                .map(|(title, text, example)| {
+                    view! {
+                        <div class="guide-item">
+                            <h2>{title}</h2>
+                            <p class="hint">{text}</p>
+                            <code class="guide-example">{example}</code>
+                        </div>
+                    }
+                })
+                .collect_view()}
+            </div>
+            <p class="guide-note hint">
+                "Files are read in this page, in WebAssembly; nothing is uploaded. Roles and formats "
+                "are detected from the content, and every number the page shows is what "
+                <code>"toolscope report --json"</code>
+                " gives for the same files."
+            </p>
+        </section>
     }
 }
