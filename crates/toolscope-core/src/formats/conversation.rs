@@ -7,7 +7,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
-use crate::model::{Args, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult};
+use crate::model::{
+    Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult,
+};
 
 /// A session being built, with where it came from (for diagnostics).
 pub(crate) struct Conversation {
@@ -142,6 +144,15 @@ impl Conversation {
             error_source: None,
             is_status_inferred,
         }));
+    }
+
+    /// Sets who caused the error of the result just added, where the export says.
+    pub(crate) fn set_error_source(&mut self, source: Option<ErrorSource>) {
+        if let Some(Event::ToolResult(result)) = self.events.last_mut() {
+            if result.status == ResultStatus::Error {
+                result.error_source = source;
+            }
+        }
     }
 
     /// Whether a call with this id was made.
