@@ -8,7 +8,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use toolscope_core::formats::{read_traces, TraceFormat};
-use toolscope_core::model::{Args, Event, ResultStatus};
+use toolscope_core::model::{Args, ErrorSource, Event, ResultStatus};
 
 fn fixtures(family: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -81,8 +81,13 @@ fn render(file: &str, bytes: &[u8]) -> (Option<TraceFormat>, String) {
                         (ResultStatus::Error, false) => "ERROR",
                         (ResultStatus::Error, true) => "ERROR (inferred)",
                     };
+                    let source = match result.error_source {
+                        Some(ErrorSource::Agent) => " by agent",
+                        Some(ErrorSource::Environment) => " by environment",
+                        None => "",
+                    };
                     format!(
-                        "result [{}] {status}: {}",
+                        "result [{}] {status}{source}: {}",
                         result.call_id.as_deref().unwrap_or("-"),
                         short(result.content.as_deref().unwrap_or(""), 70)
                     )
@@ -92,7 +97,24 @@ fn render(file: &str, bytes: &[u8]) -> (Option<TraceFormat>, String) {
         }
     }
     for label in &read.labels {
-        writeln!(out, "label {}", short(&format!("{label:?}"), 160)).unwrap();
+        let expected = serde_json::to_string(&label.expected_tool).unwrap();
+        write!(
+            out,
+            "label {:?} turn {}: expected {expected}",
+            label.session_id, label.turn
+        )
+        .unwrap();
+        if let Some(tools) = &label.expected_tools {
+            write!(out, ", calls {tools:?}").unwrap();
+        }
+        if let Some(args) = &label.expected_args_list {
+            let args = serde_json::to_string(args).unwrap();
+            write!(out, ", args {}", short(&args, 120)).unwrap();
+        }
+        if let Some(success) = label.task_success {
+            write!(out, ", task_success {success}").unwrap();
+        }
+        writeln!(out).unwrap();
     }
     for diagnostic in &diagnostics {
         writeln!(out, "{diagnostic}").unwrap();
@@ -179,4 +201,30 @@ fn openinference_fixtures_read_as_their_snapshots() {
 #[test]
 fn langfuse_fixtures_read_as_their_snapshots() {
     snapshot_family("langfuse", TraceFormat::Langfuse);
+}
+
+#[test]
+fn inspect_fixtures_read_as_their_snapshots() {
+    snapshot_family("inspect", TraceFormat::Inspect);
+}
+
+#[test]
+fn an_inspect_eval_archive_reads_like_its_json_log() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/inspect");
+    let sessions = |name: &str| {
+        let mut diagnostics = Vec::new();
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let read = read_traces(name, &bytes, &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{name}: {diagnostics:?}");
+        read.sessions
+            .into_iter()
+            .map(|session| (session.session_id, session.events))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sessions("log_formats.eval"), sessions("log_formats.json"));
+}
+
+#[test]
+fn bfcl_fixtures_read_as_their_snapshots() {
+    snapshot_family("bfcl", TraceFormat::Bfcl);
 }

@@ -85,6 +85,8 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::Langfuse => {
             "{\"trace\", \"observations\"} or observations with \"traceId\" and \"type\""
         }
+        TraceFormat::Inspect => "a log with \"eval\" and \"samples\", or a .eval ZIP archive",
+        TraceFormat::Bfcl => "lines with \"id\" and \"question\" or \"ground_truth\"",
     }
 }
 
@@ -107,6 +109,11 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
         TraceFormat::Gemini => recognise_gemini(probe),
         TraceFormat::OtelGenai => recognise_spans(probe, false),
         TraceFormat::Openinference => recognise_spans(probe, true),
+        TraceFormat::Bfcl => super::bfcl::is_bfcl(probe.first()).then_some(
+            "lines with \"id\" and \"question\"/\"ground_truth\": BFCL questions or answers",
+        ),
+        TraceFormat::Inspect => super::inspect::is_log(probe.first())
+            .then_some("a log with \"eval.task\" and \"samples\": Inspect AI"),
         TraceFormat::Langfuse => {
             let first = probe.first();
             if first.get("trace").is_some() && first.get("observations").is_some() {

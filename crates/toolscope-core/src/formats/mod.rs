@@ -2,12 +2,14 @@
 //! them, [`Label`]s). The format is detected from the content, never the file name.
 
 pub mod anthropic;
+pub mod bfcl;
 mod content;
 mod conversation;
 mod detect;
 pub mod eval_cases;
 mod exchange;
 pub mod gemini;
+pub mod inspect;
 pub mod langfuse;
 mod messages;
 pub mod native;
@@ -55,12 +57,19 @@ pub enum TraceFormat {
     Openinference,
     /// Langfuse trace exports (`{"trace", "observations"}`) or observations.
     Langfuse,
+    /// Inspect AI eval logs: `.json` logs and `.eval` ZIP archives.
+    Inspect,
+    /// Berkeley Function Calling Leaderboard question files (sessions) and `possible_answer`
+    /// files (labels).
+    Bfcl,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 10] = [
+    pub const ALL: [TraceFormat; 12] = [
         TraceFormat::Native,
+        TraceFormat::Bfcl,
+        TraceFormat::Inspect,
         TraceFormat::Langfuse,
         TraceFormat::Openinference,
         TraceFormat::OtelGenai,
@@ -85,6 +94,8 @@ impl TraceFormat {
             TraceFormat::OtelGenai => "otel_genai",
             TraceFormat::Openinference => "openinference",
             TraceFormat::Langfuse => "langfuse",
+            TraceFormat::Inspect => "inspect",
+            TraceFormat::Bfcl => "bfcl",
         }
     }
 
@@ -125,6 +136,18 @@ pub fn read_traces_as(
     format: Option<TraceFormat>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> TraceRead {
+    let is_archive = inspect::is_zip(bytes);
+    if is_archive && matches!(format, None | Some(TraceFormat::Inspect)) {
+        let reason = match format {
+            Some(_) => "chosen by the user",
+            None => "a ZIP archive: Inspect .eval log",
+        };
+        return TraceRead {
+            format: Some((TraceFormat::Inspect, reason.to_string())),
+            sessions: inspect::read_eval(file, bytes, diagnostics),
+            labels: Vec::new(),
+        };
+    }
     let text = decode_text(file, bytes, diagnostics);
     let split = split_records(file, &text, diagnostics);
     let detected = match format {
@@ -164,6 +187,12 @@ pub fn read_traces_as(
             read.sessions = otlp::read(file, &split, diagnostics)
         }
         TraceFormat::Langfuse => read.sessions = langfuse::read(file, &split, diagnostics),
+        TraceFormat::Inspect => read.sessions = inspect::read(file, &split, diagnostics),
+        TraceFormat::Bfcl => {
+            let (sessions, labels) = bfcl::read(file, &split, diagnostics);
+            read.sessions = sessions;
+            read.labels = labels;
+        }
     }
     read
 }
