@@ -228,3 +228,8 @@ fn an_inspect_eval_archive_reads_like_its_json_log() {
 fn bfcl_fixtures_read_as_their_snapshots() {
     snapshot_family("bfcl", TraceFormat::Bfcl);
 }
+
+#[test]
+fn tau_bench_fixtures_read_as_their_snapshots() {
+    snapshot_family("tau_bench", TraceFormat::TauBench);
+}

@@ -121,11 +121,17 @@ impl Conversation {
         place: &str,
         diagnostics: &mut Vec<Diagnostic>,
     ) {
+        // Ids can repeat within a session (replaying mock servers): the latest call with the id
+        // that still waits is the one answered.
         let answered = match &call_id {
-            Some(id) => self
-                .calls
-                .iter()
-                .position(|call| call.call_id.as_ref() == Some(id)),
+            Some(id) => {
+                let with_id = |call: &CallState| call.call_id.as_ref() == Some(id);
+                let calls = &self.calls;
+                calls
+                    .iter()
+                    .rposition(|call| with_id(call) && !call.is_answered)
+                    .or_else(|| calls.iter().rposition(with_id))
+            }
             None => self.calls.iter().position(|call| !call.is_answered),
         };
         match (answered, &call_id) {

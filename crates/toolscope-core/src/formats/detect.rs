@@ -87,6 +87,7 @@ fn looks_for(format: TraceFormat) -> &'static str {
         }
         TraceFormat::Inspect => "a log with \"eval\" and \"samples\", or a .eval ZIP archive",
         TraceFormat::Bfcl => "lines with \"id\" and \"question\" or \"ground_truth\"",
+        TraceFormat::TauBench => "runs with \"task_id\" and \"traj\", or \"simulations\"",
     }
 }
 
@@ -109,6 +110,8 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
         TraceFormat::Gemini => recognise_gemini(probe),
         TraceFormat::OtelGenai => recognise_spans(probe, false),
         TraceFormat::Openinference => recognise_spans(probe, true),
+        TraceFormat::TauBench => super::tau_bench::is_tau(probe.first())
+            .then_some("runs with \"task_id\" and \"traj\" (or \"simulations\"): τ-bench"),
         TraceFormat::Bfcl => super::bfcl::is_bfcl(probe.first()).then_some(
             "lines with \"id\" and \"question\"/\"ground_truth\": BFCL questions or answers",
         ),

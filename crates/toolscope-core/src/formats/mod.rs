@@ -20,6 +20,7 @@ pub mod otel_genai;
 mod otlp;
 mod python_literal;
 pub mod seed_calls;
+pub mod tau_bench;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -62,12 +63,15 @@ pub enum TraceFormat {
     /// Berkeley Function Calling Leaderboard question files (sessions) and `possible_answer`
     /// files (labels).
     Bfcl,
+    /// τ-bench runs (`traj`) and τ²-bench results (`simulations`).
+    TauBench,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 12] = [
+    pub const ALL: [TraceFormat; 13] = [
         TraceFormat::Native,
+        TraceFormat::TauBench,
         TraceFormat::Bfcl,
         TraceFormat::Inspect,
         TraceFormat::Langfuse,
@@ -96,6 +100,7 @@ impl TraceFormat {
             TraceFormat::Langfuse => "langfuse",
             TraceFormat::Inspect => "inspect",
             TraceFormat::Bfcl => "bfcl",
+            TraceFormat::TauBench => "tau_bench",
         }
     }
 
@@ -188,6 +193,7 @@ pub fn read_traces_as(
         }
         TraceFormat::Langfuse => read.sessions = langfuse::read(file, &split, diagnostics),
         TraceFormat::Inspect => read.sessions = inspect::read(file, &split, diagnostics),
+        TraceFormat::TauBench => read.sessions = tau_bench::read(file, &split, diagnostics),
         TraceFormat::Bfcl => {
             let (sessions, labels) = bfcl::read(file, &split, diagnostics);
             read.sessions = sessions;
