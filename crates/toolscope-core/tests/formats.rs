@@ -233,3 +233,30 @@ fn bfcl_fixtures_read_as_their_snapshots() {
 fn tau_bench_fixtures_read_as_their_snapshots() {
     snapshot_family("tau_bench", TraceFormat::TauBench);
 }
+
+/// Every reader, forced onto every fixture cut short at many places: no panic, and every
+/// diagnostic points at a 1-based line (a deterministic complement to the fuzz targets).
+#[test]
+fn every_reader_survives_every_fixture_cut_anywhere() {
+    use toolscope_core::formats::read_traces_as;
+    let families =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().to_string());
+    for family in families {
+        for path in fixtures(&family) {
+            let bytes = std::fs::read(&path).unwrap();
+            let cuts = if bytes.len() > 50_000 { 4 } else { 24 };
+            for cut in 1..=cuts {
+                let end = bytes.len() * cut / cuts;
+                for format in TraceFormat::ALL.into_iter().map(Some).chain([None]) {
+                    let mut diagnostics = Vec::new();
+                    read_traces_as("cut.json", &bytes[..end], format, &mut diagnostics);
+                    for diagnostic in &diagnostics {
+                        assert_ne!(diagnostic.line, Some(0), "{}: {diagnostic}", path.display());
+                    }
+                }
+            }
+        }
+    }
+}
