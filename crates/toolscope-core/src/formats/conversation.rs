@@ -2,6 +2,7 @@
 //! and assistant text, calls and results here, so that linking checks, the `"Error: "`
 //! convention and the warnings about orphaned results are the same for every format.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -20,6 +21,10 @@ pub(crate) struct Conversation {
     events: Vec<Event>,
     tools: Option<Arc<Vec<ToolDef>>>,
     calls: Vec<CallState>,
+    /// Positions in `calls` of the calls with each id (ids may repeat).
+    calls_by_id: HashMap<String, Vec<usize>>,
+    /// How many calls still wait for their result.
+    waiting: usize,
     agent_id: Option<String>,
     started_at: Option<String>,
 }
@@ -57,6 +62,8 @@ impl Conversation {
             events: Vec::new(),
             tools: None,
             calls: Vec::new(),
+            calls_by_id: HashMap::new(),
+            waiting: 0,
             agent_id: None,
             started_at: None,
         }
@@ -99,6 +106,11 @@ impl Conversation {
             diagnostics.push(self.warning(format!("{place}: tool call has no name; left out")));
             return;
         };
+        if let Some(id) = &call_id {
+            let positions = self.calls_by_id.entry(id.clone()).or_default();
+            positions.push(self.calls.len());
+        }
+        self.waiting += 1;
         self.calls.push(CallState {
             call_id: call_id.clone(),
             name: name.to_string(),
@@ -124,18 +136,21 @@ impl Conversation {
         // Ids can repeat within a session (replaying mock servers): the latest call with the id
         // that still waits is the one answered.
         let answered = match &call_id {
-            Some(id) => {
-                let with_id = |call: &CallState| call.call_id.as_ref() == Some(id);
+            Some(id) => self.calls_by_id.get(id).and_then(|positions| {
                 let calls = &self.calls;
-                calls
-                    .iter()
-                    .rposition(|call| with_id(call) && !call.is_answered)
-                    .or_else(|| calls.iter().rposition(with_id))
-            }
+                let waiting = positions.iter().rev().find(|&&at| !calls[at].is_answered);
+                waiting.or(positions.last()).copied()
+            }),
+            None if self.waiting == 0 => None,
             None => self.calls.iter().position(|call| !call.is_answered),
         };
         match (answered, &call_id) {
-            (Some(index), _) => self.calls[index].is_answered = true,
+            (Some(index), _) => {
+                if !self.calls[index].is_answered {
+                    self.calls[index].is_answered = true;
+                    self.waiting -= 1;
+                }
+            }
             (None, Some(id)) => diagnostics.push(self.warning(format!(
                 "{place}: result for call {id:?}, which no call in the session made"
             ))),
@@ -163,21 +178,19 @@ impl Conversation {
 
     /// Whether a call with this id was made.
     pub(crate) fn has_call(&self, call_id: &str) -> bool {
-        self.calls
-            .iter()
-            .any(|call| call.call_id.as_deref() == Some(call_id))
+        self.calls_by_id.contains_key(call_id)
     }
 
     /// Whether the call with this id already has its result.
     pub(crate) fn is_answered(&self, call_id: &str) -> bool {
-        self.calls
-            .iter()
-            .any(|call| call.call_id.as_deref() == Some(call_id) && call.is_answered)
+        self.calls_by_id
+            .get(call_id)
+            .is_some_and(|positions| positions.iter().any(|&at| self.calls[at].is_answered))
     }
 
     /// Whether any call still waits for its result.
     pub(crate) fn has_waiting_call(&self) -> bool {
-        self.calls.iter().any(|call| !call.is_answered)
+        self.waiting > 0
     }
 
     /// The oldest call of `name` still waiting for its result: `Some(its id)` (which may itself

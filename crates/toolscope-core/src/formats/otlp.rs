@@ -9,6 +9,8 @@
 //! (`"STATUS_CODE_ERROR"`), base64 or upper-case hex ids, `intValue` as a bare number, an empty
 //! `status`, attributes as a plain map, snake_case keys (`trace_id`, `parent_id`).
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::conversation::Conversation;
@@ -361,13 +363,14 @@ fn any_value(value: &Value) -> Value {
 /// The spans grouped by trace (in order of first appearance), each trace in start order.
 pub(crate) fn traces(spans: Vec<Span>) -> Vec<Vec<Span>> {
     let mut traces: Vec<Vec<Span>> = Vec::new();
+    let mut by_id: HashMap<String, usize> = HashMap::new();
     for span in spans {
-        match traces
-            .iter_mut()
-            .find(|trace| trace[0].trace_id == span.trace_id)
-        {
-            Some(trace) => trace.push(span),
-            None => traces.push(vec![span]),
+        match by_id.get(&span.trace_id) {
+            Some(&at) => traces[at].push(span),
+            None => {
+                by_id.insert(span.trace_id.clone(), traces.len());
+                traces.push(vec![span]);
+            }
         }
     }
     for trace in &mut traces {
