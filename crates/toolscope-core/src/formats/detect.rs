@@ -138,16 +138,19 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
 /// OTLP exports, bare spans and attribute maps; OpenInference when any span says its kind.
 fn recognise_spans(probe: &Probe, openinference: bool) -> Option<&'static str> {
     let first = probe.first();
+    if !openinference && first.get("resourceLogs").is_some() {
+        return Some("OTLP/JSON logs (GenAI events): OpenTelemetry GenAI");
+    }
     let is_spans = first.get("resourceSpans").is_some()
-        || super::otlp::is_bare_span(first)
-        || super::otlp::is_attribute_map(first);
+        || super::otlp_json::is_bare_span(first)
+        || super::otlp_json::is_attribute_map(first);
     if !is_spans {
         return None;
     }
     let keys: Vec<String> = probe
         .records
         .iter()
-        .flat_map(super::otlp::attribute_keys)
+        .flat_map(super::otlp_json::attribute_keys)
         .collect();
     let has_openinference = keys.iter().any(|key| key == "openinference.span.kind");
     match (openinference, has_openinference) {
