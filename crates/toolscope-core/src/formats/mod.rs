@@ -1,5 +1,26 @@
 //! Trace readers: each turns one export format into [`Session`]s (and, for formats that carry
-//! them, [`Label`]s). The format is detected from the content, never the file name.
+//! them, [`Label`]s). The format is detected from the content, never the file name, and the
+//! reason is kept; [`read_traces_as`] reads a file in a format the caller chooses instead.
+//!
+//! ```
+//! use toolscope_core::formats::{read_traces, TraceFormat};
+//!
+//! let bytes = br#"{"messages": [{"role": "user", "content": "Weather in Paris?"},
+//!   {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+//!     "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]},
+//!   {"role": "tool", "tool_call_id": "c1", "content": "Error: service down"}]}"#;
+//! let mut diagnostics = Vec::new();
+//! let read = read_traces("chat.json", bytes, &mut diagnostics);
+//! assert_eq!(read.format.unwrap().0, TraceFormat::OpenaiChat);
+//! assert_eq!(read.sessions[0].calls().next().unwrap().name, "get_weather");
+//! assert!(diagnostics.is_empty());
+//! ```
+//!
+//! Shared parts: `conversation` builds every session (call/result links, the `Error:`
+//! convention, warnings about orphaned results), `exchange` reads provider API requests and
+//! responses for the OpenAI, Anthropic and Gemini dialects, `otlp` turns spans (OTel GenAI,
+//! OpenInference, Langfuse observations) into sessions, `messages` reads messages in any
+//! framework's shape, `detect` picks the format.
 
 pub mod anthropic;
 pub mod bfcl;
