@@ -47,6 +47,16 @@ pub(crate) trait Dialect {
     fn previous_response_id(_body: &Value) -> Option<&str> {
         None
     }
+    /// Why a response body says the request failed, if it does.
+    fn failure(body: &Value) -> Option<String> {
+        let error = body.get("error").filter(|error| !error.is_null())?;
+        Some(
+            error
+                .get("message")
+                .and_then(Value::as_str)
+                .map_or_else(|| error.to_string(), str::to_string),
+        )
+    }
     /// What records of this format look like, for the diagnostic on a record it cannot read.
     const EXPECTED: &'static str;
 }
@@ -113,6 +123,13 @@ pub(crate) fn read<D: Dialect>(
                     file,
                     Some(record.line),
                     failure.clone(),
+                ));
+            }
+            if let Some(failure) = exchange.response.as_ref().and_then(D::failure) {
+                diagnostics.push(Diagnostic::warning(
+                    file,
+                    Some(record.line),
+                    format!("a response reports a failed request: {failure}"),
                 ));
             }
             join::<D>(&mut threads, first_thread, exchange, stem, record.line);
