@@ -149,6 +149,7 @@ fn anthropic_fixtures_read_as_their_snapshots() {
 fn the_same_conversation_gives_the_same_report_in_every_format() {
     use toolscope_core::{analyze, InputFile, Options, Role};
     let mut reference: Option<(String, String)> = None;
+    let mut formats = Vec::new();
     for path in fixtures("same_conversation") {
         let bytes = std::fs::read(&path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -165,6 +166,7 @@ fn the_same_conversation_gives_the_same_report_in_every_format() {
             report.diagnostics
         );
         assert_eq!(report.summary.sessions, 1, "{name}");
+        formats.push(report.inputs[0].format.expect("detected"));
         report.inputs.clear();
         let json = serde_json::to_string_pretty(&report).unwrap();
         match &reference {
@@ -174,6 +176,20 @@ fn the_same_conversation_gives_the_same_report_in_every_format() {
             }
         }
     }
+    formats.sort_by_key(|format| format.name());
+    assert_eq!(
+        formats,
+        [
+            TraceFormat::Anthropic,
+            TraceFormat::Gemini,
+            TraceFormat::Inspect,
+            TraceFormat::Langfuse,
+            TraceFormat::OpenaiChat,
+            TraceFormat::OpenaiResponses,
+            TraceFormat::OtelGenai,
+        ],
+        "each version is read in its own format"
+    );
     let (_, json) = reference.expect("fixtures");
     insta::assert_snapshot!("same_conversation_report", json);
 }
