@@ -25,6 +25,9 @@ pub(crate) struct Conversation {
     calls_by_id: HashMap<String, Vec<usize>>,
     /// How many calls still wait for their result.
     waiting: usize,
+    /// Every call before this position has its result (so the oldest waiting call is found
+    /// without rescanning the session).
+    answered_before: usize,
     agent_id: Option<String>,
     started_at: Option<String>,
 }
@@ -64,6 +67,7 @@ impl Conversation {
             calls: Vec::new(),
             calls_by_id: HashMap::new(),
             waiting: 0,
+            answered_before: 0,
             agent_id: None,
             started_at: None,
         }
@@ -142,13 +146,26 @@ impl Conversation {
                 waiting.or(positions.last()).copied()
             }),
             None if self.waiting == 0 => None,
-            None => self.calls.iter().position(|call| !call.is_answered),
+            None => {
+                let start = self.answered_before;
+                self.calls[start..]
+                    .iter()
+                    .position(|call| !call.is_answered)
+                    .map(|offset| start + offset)
+            }
         };
         match (answered, &call_id) {
             (Some(index), _) => {
                 if !self.calls[index].is_answered {
                     self.calls[index].is_answered = true;
                     self.waiting -= 1;
+                }
+                while self
+                    .calls
+                    .get(self.answered_before)
+                    .is_some_and(|call| call.is_answered)
+                {
+                    self.answered_before += 1;
                 }
             }
             (None, Some(id)) => diagnostics.push(self.warning(format!(
