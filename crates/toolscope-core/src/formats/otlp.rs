@@ -326,6 +326,9 @@ fn add_tool_span(
     }
 }
 
+/// The most dot-separated segments a flattened key may have below its prefix.
+const MAX_KEY_SEGMENTS: usize = 32;
+
 /// Flattened attributes under `prefix` (`llm.input_messages.0.message.role`, …) as nested JSON:
 /// numeric segments become array positions.
 pub(crate) fn unflatten(attributes: &Map<String, Value>, prefix: &str) -> Value {
@@ -337,6 +340,11 @@ pub(crate) fn unflatten(attributes: &Map<String, Value>, prefix: &str) -> Value 
         };
         let mut node = &mut root;
         let segments: Vec<&str> = rest.split('.').collect();
+        // Real keys nest a few levels; a key of thousands of dots must not nest (or recurse)
+        // that deep.
+        if segments.len() > MAX_KEY_SEGMENTS {
+            continue;
+        }
         for (position, segment) in segments.iter().enumerate() {
             let Value::Object(map) = node else {
                 break;
@@ -377,6 +385,13 @@ fn arrays(value: Value) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_key_of_thousands_of_segments_is_left_out_rather_than_nested() {
+        let key = format!("llm.input_messages{}", ".0".repeat(50_000));
+        let attributes = Map::from_iter([(key, json!("x"))]);
+        assert_eq!(unflatten(&attributes, "llm.input_messages"), json!({}));
+    }
 
     #[test]
     fn flattened_attributes_nest_with_arrays_in_numeric_order() {
