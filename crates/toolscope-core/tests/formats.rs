@@ -8,7 +8,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use toolscope_core::formats::{read_traces, TraceFormat};
-use toolscope_core::model::{Args, Event, ResultStatus};
+use toolscope_core::model::{Args, ErrorSource, Event, ResultStatus};
 
 fn fixtures(family: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -81,8 +81,13 @@ fn render(file: &str, bytes: &[u8]) -> (Option<TraceFormat>, String) {
                         (ResultStatus::Error, false) => "ERROR",
                         (ResultStatus::Error, true) => "ERROR (inferred)",
                     };
+                    let source = match result.error_source {
+                        Some(ErrorSource::Agent) => " by agent",
+                        Some(ErrorSource::Environment) => " by environment",
+                        None => "",
+                    };
                     format!(
-                        "result [{}] {status}: {}",
+                        "result [{}] {status}{source}: {}",
                         result.call_id.as_deref().unwrap_or("-"),
                         short(result.content.as_deref().unwrap_or(""), 70)
                     )
@@ -92,7 +97,24 @@ fn render(file: &str, bytes: &[u8]) -> (Option<TraceFormat>, String) {
         }
     }
     for label in &read.labels {
-        writeln!(out, "label {}", short(&format!("{label:?}"), 160)).unwrap();
+        let expected = serde_json::to_string(&label.expected_tool).unwrap();
+        write!(
+            out,
+            "label {:?} turn {}: expected {expected}",
+            label.session_id, label.turn
+        )
+        .unwrap();
+        if let Some(tools) = &label.expected_tools {
+            write!(out, ", calls {tools:?}").unwrap();
+        }
+        if let Some(args) = &label.expected_args_list {
+            let args = serde_json::to_string(args).unwrap();
+            write!(out, ", args {}", short(&args, 120)).unwrap();
+        }
+        if let Some(success) = label.task_success {
+            write!(out, ", task_success {success}").unwrap();
+        }
+        writeln!(out).unwrap();
     }
     for diagnostic in &diagnostics {
         writeln!(out, "{diagnostic}").unwrap();
@@ -127,6 +149,7 @@ fn anthropic_fixtures_read_as_their_snapshots() {
 fn the_same_conversation_gives_the_same_report_in_every_format() {
     use toolscope_core::{analyze, InputFile, Options, Role};
     let mut reference: Option<(String, String)> = None;
+    let mut formats = Vec::new();
     for path in fixtures("same_conversation") {
         let bytes = std::fs::read(&path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -143,6 +166,7 @@ fn the_same_conversation_gives_the_same_report_in_every_format() {
             report.diagnostics
         );
         assert_eq!(report.summary.sessions, 1, "{name}");
+        formats.push(report.inputs[0].format.expect("detected"));
         report.inputs.clear();
         let json = serde_json::to_string_pretty(&report).unwrap();
         match &reference {
@@ -152,6 +176,20 @@ fn the_same_conversation_gives_the_same_report_in_every_format() {
             }
         }
     }
+    formats.sort_by_key(|format| format.name());
+    assert_eq!(
+        formats,
+        [
+            TraceFormat::Anthropic,
+            TraceFormat::Gemini,
+            TraceFormat::Inspect,
+            TraceFormat::Langfuse,
+            TraceFormat::OpenaiChat,
+            TraceFormat::OpenaiResponses,
+            TraceFormat::OtelGenai,
+        ],
+        "each version is read in its own format"
+    );
     let (_, json) = reference.expect("fixtures");
     insta::assert_snapshot!("same_conversation_report", json);
 }
@@ -179,4 +217,62 @@ fn openinference_fixtures_read_as_their_snapshots() {
 #[test]
 fn langfuse_fixtures_read_as_their_snapshots() {
     snapshot_family("langfuse", TraceFormat::Langfuse);
+}
+
+#[test]
+fn inspect_fixtures_read_as_their_snapshots() {
+    snapshot_family("inspect", TraceFormat::Inspect);
+}
+
+#[test]
+fn an_inspect_eval_archive_reads_like_its_json_log() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/inspect");
+    let sessions = |name: &str| {
+        let mut diagnostics = Vec::new();
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let read = read_traces(name, &bytes, &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{name}: {diagnostics:?}");
+        read.sessions
+            .into_iter()
+            .map(|session| (session.session_id, session.events))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sessions("log_formats.eval"), sessions("log_formats.json"));
+}
+
+#[test]
+fn bfcl_fixtures_read_as_their_snapshots() {
+    snapshot_family("bfcl", TraceFormat::Bfcl);
+}
+
+#[test]
+fn tau_bench_fixtures_read_as_their_snapshots() {
+    snapshot_family("tau_bench", TraceFormat::TauBench);
+}
+
+/// Every reader, forced onto every fixture cut short at many places: no panic, and every
+/// diagnostic points at a 1-based line (a deterministic complement to the fuzz targets).
+#[test]
+fn every_reader_survives_every_fixture_cut_anywhere() {
+    use toolscope_core::formats::read_traces_as;
+    let families =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().to_string());
+    for family in families {
+        for path in fixtures(&family) {
+            let bytes = std::fs::read(&path).unwrap();
+            let cuts = if bytes.len() > 50_000 { 4 } else { 24 };
+            for cut in 1..=cuts {
+                let end = bytes.len() * cut / cuts;
+                for format in TraceFormat::ALL.into_iter().map(Some).chain([None]) {
+                    let mut diagnostics = Vec::new();
+                    read_traces_as("cut.json", &bytes[..end], format, &mut diagnostics);
+                    for diagnostic in &diagnostics {
+                        assert_ne!(diagnostic.line, Some(0), "{}: {diagnostic}", path.display());
+                    }
+                }
+            }
+        }
+    }
 }

@@ -90,6 +90,12 @@ impl Dialect for Anthropic {
                 return;
             }
         };
+        if message.get("tool_calls").is_some() || message.get("function_call").is_some() {
+            diagnostics.push(conversation.warning(format!(
+                "{place}: OpenAI tool_calls in an Anthropic file are not read as calls (read the \
+                 file as openai_chat if it is one)"
+            )));
+        }
         let blocks = match message.get("content") {
             Some(Value::Array(blocks)) => blocks.as_slice(),
             other => {

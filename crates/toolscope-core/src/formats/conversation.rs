@@ -2,12 +2,15 @@
 //! and assistant text, calls and results here, so that linking checks, the `"Error: "`
 //! convention and the warnings about orphaned results are the same for every format.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
-use crate::model::{Args, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult};
+use crate::model::{
+    Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult,
+};
 
 /// A session being built, with where it came from (for diagnostics).
 pub(crate) struct Conversation {
@@ -18,6 +21,13 @@ pub(crate) struct Conversation {
     events: Vec<Event>,
     tools: Option<Arc<Vec<ToolDef>>>,
     calls: Vec<CallState>,
+    /// Positions in `calls` of the calls with each id (ids may repeat).
+    calls_by_id: HashMap<String, Vec<usize>>,
+    /// How many calls still wait for their result.
+    waiting: usize,
+    /// Every call before this position has its result (so the oldest waiting call is found
+    /// without rescanning the session).
+    answered_before: usize,
     agent_id: Option<String>,
     started_at: Option<String>,
 }
@@ -55,6 +65,9 @@ impl Conversation {
             events: Vec::new(),
             tools: None,
             calls: Vec::new(),
+            calls_by_id: HashMap::new(),
+            waiting: 0,
+            answered_before: 0,
             agent_id: None,
             started_at: None,
         }
@@ -97,6 +110,11 @@ impl Conversation {
             diagnostics.push(self.warning(format!("{place}: tool call has no name; left out")));
             return;
         };
+        if let Some(id) = &call_id {
+            let positions = self.calls_by_id.entry(id.clone()).or_default();
+            positions.push(self.calls.len());
+        }
+        self.waiting += 1;
         self.calls.push(CallState {
             call_id: call_id.clone(),
             name: name.to_string(),
@@ -119,15 +137,37 @@ impl Conversation {
         place: &str,
         diagnostics: &mut Vec<Diagnostic>,
     ) {
+        // Ids can repeat within a session (replaying mock servers): the latest call with the id
+        // that still waits is the one answered.
         let answered = match &call_id {
-            Some(id) => self
-                .calls
-                .iter()
-                .position(|call| call.call_id.as_ref() == Some(id)),
-            None => self.calls.iter().position(|call| !call.is_answered),
+            Some(id) => self.calls_by_id.get(id).and_then(|positions| {
+                let calls = &self.calls;
+                let waiting = positions.iter().rev().find(|&&at| !calls[at].is_answered);
+                waiting.or(positions.last()).copied()
+            }),
+            None if self.waiting == 0 => None,
+            None => {
+                let start = self.answered_before;
+                self.calls[start..]
+                    .iter()
+                    .position(|call| !call.is_answered)
+                    .map(|offset| start + offset)
+            }
         };
         match (answered, &call_id) {
-            (Some(index), _) => self.calls[index].is_answered = true,
+            (Some(index), _) => {
+                if !self.calls[index].is_answered {
+                    self.calls[index].is_answered = true;
+                    self.waiting -= 1;
+                }
+                while self
+                    .calls
+                    .get(self.answered_before)
+                    .is_some_and(|call| call.is_answered)
+                {
+                    self.answered_before += 1;
+                }
+            }
             (None, Some(id)) => diagnostics.push(self.warning(format!(
                 "{place}: result for call {id:?}, which no call in the session made"
             ))),
@@ -144,23 +184,30 @@ impl Conversation {
         }));
     }
 
+    /// Sets who caused the error of the result just added, where the export says.
+    pub(crate) fn set_error_source(&mut self, source: Option<ErrorSource>) {
+        if let Some(Event::ToolResult(result)) = self.events.last_mut() {
+            if result.status == ResultStatus::Error {
+                result.error_source = source;
+            }
+        }
+    }
+
     /// Whether a call with this id was made.
     pub(crate) fn has_call(&self, call_id: &str) -> bool {
-        self.calls
-            .iter()
-            .any(|call| call.call_id.as_deref() == Some(call_id))
+        self.calls_by_id.contains_key(call_id)
     }
 
     /// Whether the call with this id already has its result.
     pub(crate) fn is_answered(&self, call_id: &str) -> bool {
-        self.calls
-            .iter()
-            .any(|call| call.call_id.as_deref() == Some(call_id) && call.is_answered)
+        self.calls_by_id
+            .get(call_id)
+            .is_some_and(|positions| positions.iter().any(|&at| self.calls[at].is_answered))
     }
 
     /// Whether any call still waits for its result.
     pub(crate) fn has_waiting_call(&self) -> bool {
-        self.calls.iter().any(|call| !call.is_answered)
+        self.waiting > 0
     }
 
     /// The oldest call of `name` still waiting for its result: `Some(its id)` (which may itself

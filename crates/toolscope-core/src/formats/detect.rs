@@ -1,7 +1,9 @@
 //! Detecting a trace file's format from its content (never its name), with the reason.
 //!
-//! The first few records that parse are the probe. Formats are tried from the most specific to
-//! the most general ([`TraceFormat::ALL`]); the first that recognises the probe wins. When none
+//! Formats are tried from the most specific to the most general ([`TraceFormat::ALL`]), first on
+//! the first record that parses (so a file mixing formats is read as its first record's), then
+//! on the first few records together, where weak signals count too (a record that is only a
+//! message with a role); the first format that recognises the probe wins. When none
 //! does, one diagnostic lists every format tried and what it looks for.
 
 use serde_json::Value;
@@ -21,6 +23,8 @@ pub(crate) struct Probe {
     pub(crate) records: Vec<Value>,
     /// Request and response bodies inside them (the records themselves when they wrap none).
     pub(crate) bodies: Vec<Value>,
+    /// Whether weak signals count (a record that is just a message with a role).
+    pub(crate) allows_weak: bool,
 }
 
 impl Probe {
@@ -85,6 +89,9 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::Langfuse => {
             "{\"trace\", \"observations\"} or observations with \"traceId\" and \"type\""
         }
+        TraceFormat::Inspect => "a log with \"eval\" and \"samples\", or a .eval ZIP archive",
+        TraceFormat::Bfcl => "lines with \"id\" and \"question\" or \"ground_truth\"",
+        TraceFormat::TauBench => "runs with \"task_id\" and \"traj\", or \"simulations\"",
     }
 }
 
@@ -107,6 +114,13 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
         TraceFormat::Gemini => recognise_gemini(probe),
         TraceFormat::OtelGenai => recognise_spans(probe, false),
         TraceFormat::Openinference => recognise_spans(probe, true),
+        TraceFormat::TauBench => super::tau_bench::is_tau(probe.first())
+            .then_some("runs with \"task_id\" and \"traj\" (or \"simulations\"): τ-bench"),
+        TraceFormat::Bfcl => super::bfcl::is_bfcl(probe.first()).then_some(
+            "lines with \"id\" and \"question\"/\"ground_truth\": BFCL questions or answers",
+        ),
+        TraceFormat::Inspect => super::inspect::is_log(probe.first())
+            .then_some("a log with \"eval.task\" and \"samples\": Inspect AI"),
         TraceFormat::Langfuse => {
             let first = probe.first();
             if first.get("trace").is_some() && first.get("observations").is_some() {
@@ -128,16 +142,19 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
 /// OTLP exports, bare spans and attribute maps; OpenInference when any span says its kind.
 fn recognise_spans(probe: &Probe, openinference: bool) -> Option<&'static str> {
     let first = probe.first();
+    if !openinference && first.get("resourceLogs").is_some() {
+        return Some("OTLP/JSON logs (GenAI events): OpenTelemetry GenAI");
+    }
     let is_spans = first.get("resourceSpans").is_some()
-        || super::otlp::is_bare_span(first)
-        || super::otlp::is_attribute_map(first);
+        || super::otlp_json::is_bare_span(first)
+        || super::otlp_json::is_attribute_map(first);
     if !is_spans {
         return None;
     }
     let keys: Vec<String> = probe
         .records
         .iter()
-        .flat_map(super::otlp::attribute_keys)
+        .flat_map(super::otlp_json::attribute_keys)
         .collect();
     let has_openinference = keys.iter().any(|key| key == "openinference.span.kind");
     match (openinference, has_openinference) {
@@ -235,7 +252,7 @@ fn recognise_openai_chat(probe: &Probe) -> Option<&'static str> {
         Some("a response with \"choices\": OpenAI Chat Completions")
     } else if probe.any_body(|body| body.get("messages").is_some_and(Value::is_array)) {
         Some("requests with \"messages\": OpenAI Chat Completions")
-    } else if probe.first().get("role").is_some_and(Value::is_string) {
+    } else if probe.allows_weak && probe.first().get("role").is_some_and(Value::is_string) {
         Some("one message with \"role\" per record: OpenAI Chat Completions")
     } else {
         None
@@ -274,14 +291,25 @@ pub(super) fn detect(
         return None;
     }
     let bodies = records.iter().flat_map(first_bodies).collect();
+    // The first record decides when it can (so a file mixing formats is read as its first
+    // record's); otherwise the first few records together, weak signals included.
+    let first = Probe {
+        layout: split.layout,
+        records: records[..1].to_vec(),
+        bodies: first_bodies(&records[0]),
+        allows_weak: false,
+    };
     let probe = Probe {
         layout: split.layout,
         records,
         bodies,
+        allows_weak: true,
     };
-    for format in TraceFormat::ALL {
-        if let Some(reason) = recognise(format, &probe) {
-            return Some((format, reason.to_string()));
+    for probe in [&first, &probe] {
+        for format in TraceFormat::ALL {
+            if let Some(reason) = recognise(format, probe) {
+                return Some((format, reason.to_string()));
+            }
         }
     }
     let tried: Vec<String> = TraceFormat::ALL

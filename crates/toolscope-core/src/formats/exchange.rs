@@ -10,6 +10,8 @@
 //! (`previous_response_id`), when a logged request repeats an earlier request's messages and adds
 //! to them (clients resend the history), or when batch lines share a `custom_id`.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use super::conversation::Conversation;
@@ -47,6 +49,16 @@ pub(crate) trait Dialect {
     fn previous_response_id(_body: &Value) -> Option<&str> {
         None
     }
+    /// Why a response body says the request failed, if it does.
+    fn failure(body: &Value) -> Option<String> {
+        let error = body.get("error").filter(|error| !error.is_null())?;
+        Some(
+            error
+                .get("message")
+                .and_then(Value::as_str)
+                .map_or_else(|| error.to_string(), str::to_string),
+        )
+    }
     /// What records of this format look like, for the diagnostic on a record it cannot read.
     const EXPECTED: &'static str;
 }
@@ -63,13 +75,20 @@ struct Exchange {
 
 /// Messages joined from one or more exchanges.
 struct Thread {
-    batch_id: Option<String>,
     session_id: String,
     line: usize,
     sent: Vec<Value>,
     reply: Vec<Value>,
     tools: Option<Value>,
     response_id: Option<String>,
+}
+
+/// The threads of a file, indexed by batch id and by response id (files can hold many thousand).
+#[derive(Default)]
+struct Threads {
+    list: Vec<Thread>,
+    by_batch: HashMap<String, usize>,
+    by_response: HashMap<String, usize>,
 }
 
 /// Reads every record of a provider API file as the dialect `D`.
@@ -79,7 +98,7 @@ pub(crate) fn read<D: Dialect>(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Session> {
     let stem = super::file_stem(file);
-    let mut threads: Vec<Thread> = Vec::new();
+    let mut threads = Threads::default();
     let mut loose: Option<Conversation> = None;
     let mut loose_count = 0;
     for record in &split.records {
@@ -106,7 +125,7 @@ pub(crate) fn read<D: Dialect>(
                 continue;
             }
         };
-        let first_thread = threads.len();
+        let first_thread = threads.list.len();
         for exchange in exchanges {
             if let Some(failure) = &exchange.failure {
                 diagnostics.push(Diagnostic::warning(
@@ -115,12 +134,19 @@ pub(crate) fn read<D: Dialect>(
                     failure.clone(),
                 ));
             }
+            if let Some(failure) = exchange.response.as_ref().and_then(D::failure) {
+                diagnostics.push(Diagnostic::warning(
+                    file,
+                    Some(record.line),
+                    format!("a response reports a failed request: {failure}"),
+                ));
+            }
             join::<D>(&mut threads, first_thread, exchange, stem, record.line);
         }
     }
     let mut tool_lists = ToolLists::default();
     let mut sessions: Vec<Session> = loose.into_iter().map(Conversation::finish).collect();
-    for thread in threads {
+    for thread in threads.list {
         let mut conversation = Conversation::new(thread.session_id, file, thread.line);
         if let Some(tools) = &thread.tools {
             match tool_lists.read(&tools.to_string()) {
@@ -146,7 +172,7 @@ pub(crate) fn read<D: Dialect>(
 
 /// Joins an exchange to the thread it continues, or starts a new one.
 fn join<D: Dialect>(
-    threads: &mut Vec<Thread>,
+    threads: &mut Threads,
     first_of_record: usize,
     exchange: Exchange,
     stem: &str,
@@ -170,16 +196,12 @@ fn join<D: Dialect>(
         .map(str::to_string);
     let previous = exchange.request.as_ref().and_then(D::previous_response_id);
     let continued = if let Some(batch_id) = &exchange.batch_id {
-        threads
-            .iter()
-            .position(|thread| thread.batch_id.as_ref() == Some(batch_id))
+        threads.by_batch.get(batch_id).copied()
     } else if let Some(previous) = previous {
-        threads
-            .iter()
-            .rposition(|thread| thread.response_id.as_deref() == Some(previous))
+        threads.by_response.get(previous).copied()
     } else if exchange.is_logged {
-        threads.len().checked_sub(1).filter(|&last| {
-            let earlier = &threads[last].sent;
+        threads.list.len().checked_sub(1).filter(|&last| {
+            let earlier = &threads.list[last].sent;
             !earlier.is_empty()
                 && sent.len() > earlier.len()
                 && sent[..earlier.len()] == earlier[..]
@@ -188,14 +210,20 @@ fn join<D: Dialect>(
         None
     };
     let Some(index) = continued else {
-        let count = threads.len() - first_of_record;
-        threads.push(Thread {
+        let count = threads.list.len() - first_of_record;
+        let index = threads.list.len();
+        if let Some(batch_id) = &exchange.batch_id {
+            threads.by_batch.insert(batch_id.clone(), index);
+        }
+        if let Some(response_id) = &response_id {
+            threads.by_response.insert(response_id.clone(), index);
+        }
+        threads.list.push(Thread {
             session_id: match &exchange.batch_id {
                 Some(batch_id) => batch_id.clone(),
                 None if count == 0 => format!("{stem}:{line}"),
                 None => format!("{stem}:{line}.{}", count + 1),
             },
-            batch_id: exchange.batch_id,
             line,
             sent,
             reply,
@@ -204,7 +232,10 @@ fn join<D: Dialect>(
         });
         return;
     };
-    let thread = &mut threads[index];
+    if let Some(response_id) = &response_id {
+        threads.by_response.insert(response_id.clone(), index);
+    }
+    let thread = &mut threads.list[index];
     if exchange.batch_id.is_some() {
         if exchange.request.is_some() {
             thread.sent = sent;

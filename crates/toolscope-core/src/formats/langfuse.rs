@@ -21,6 +21,8 @@
 //! `ToolMessage` with `status: "error"` is an explicit error; otherwise the `Error:` convention
 //! applies.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::content_text;
@@ -68,12 +70,13 @@ pub(crate) fn read(
 ) -> Vec<Session> {
     // Traces in order of first appearance: (trace id, observations).
     let mut traces: Vec<(String, Vec<Observation>)> = Vec::new();
-    let mut add = |trace_id: String, observation: Observation| match traces
-        .iter_mut()
-        .find(|(id, _)| *id == trace_id)
-    {
-        Some((_, list)) => list.push(observation),
-        None => traces.push((trace_id, vec![observation])),
+    let mut by_id: HashMap<String, usize> = HashMap::new();
+    let mut add = |trace_id: String, observation: Observation| match by_id.get(&trace_id) {
+        Some(&at) => traces[at].1.push(observation),
+        None => {
+            by_id.insert(trace_id.clone(), traces.len());
+            traces.push((trace_id, vec![observation]));
+        }
     };
     for record in &split.records {
         let value = match parse_record::<Value>(file, record, diagnostics) {

@@ -1,23 +1,49 @@
 //! Trace readers: each turns one export format into [`Session`]s (and, for formats that carry
-//! them, [`Label`]s). The format is detected from the content, never the file name.
+//! them, [`Label`]s). The format is detected from the content, never the file name, and the
+//! reason is kept; [`read_traces_as`] reads a file in a format the caller chooses instead.
+//!
+//! ```
+//! use toolscope_core::formats::{read_traces, TraceFormat};
+//!
+//! let bytes = br#"{"messages": [{"role": "user", "content": "Weather in Paris?"},
+//!   {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+//!     "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]},
+//!   {"role": "tool", "tool_call_id": "c1", "content": "Error: service down"}]}"#;
+//! let mut diagnostics = Vec::new();
+//! let read = read_traces("chat.json", bytes, &mut diagnostics);
+//! assert_eq!(read.format.unwrap().0, TraceFormat::OpenaiChat);
+//! assert_eq!(read.sessions[0].calls().next().unwrap().name, "get_weather");
+//! assert!(diagnostics.is_empty());
+//! ```
+//!
+//! Shared parts: `conversation` builds every session (call/result links, the `Error:`
+//! convention, warnings about orphaned results), `exchange` reads provider API requests and
+//! responses for the OpenAI, Anthropic and Gemini dialects, `otlp` turns spans (OTel GenAI,
+//! OpenInference, Langfuse observations) into sessions, `messages` reads messages in any
+//! framework's shape, `detect` picks the format.
 
 pub mod anthropic;
+pub mod bfcl;
 mod content;
 mod conversation;
 mod detect;
 pub mod eval_cases;
 mod exchange;
 pub mod gemini;
+pub mod inspect;
 pub mod langfuse;
 mod messages;
 pub mod native;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod openinference;
+mod otel_events;
 pub mod otel_genai;
 mod otlp;
+mod otlp_json;
 mod python_literal;
 pub mod seed_calls;
+pub mod tau_bench;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -55,12 +81,22 @@ pub enum TraceFormat {
     Openinference,
     /// Langfuse trace exports (`{"trace", "observations"}`) or observations.
     Langfuse,
+    /// Inspect AI eval logs: `.json` logs and `.eval` ZIP archives.
+    Inspect,
+    /// Berkeley Function Calling Leaderboard question files (sessions) and `possible_answer`
+    /// files (labels).
+    Bfcl,
+    /// τ-bench runs (`traj`) and τ²-bench results (`simulations`).
+    TauBench,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 10] = [
+    pub const ALL: [TraceFormat; 13] = [
         TraceFormat::Native,
+        TraceFormat::TauBench,
+        TraceFormat::Bfcl,
+        TraceFormat::Inspect,
         TraceFormat::Langfuse,
         TraceFormat::Openinference,
         TraceFormat::OtelGenai,
@@ -85,6 +121,9 @@ impl TraceFormat {
             TraceFormat::OtelGenai => "otel_genai",
             TraceFormat::Openinference => "openinference",
             TraceFormat::Langfuse => "langfuse",
+            TraceFormat::Inspect => "inspect",
+            TraceFormat::Bfcl => "bfcl",
+            TraceFormat::TauBench => "tau_bench",
         }
     }
 
@@ -137,6 +176,18 @@ pub fn read_traces_reporting(
     diagnostics: &mut Vec<Diagnostic>,
     progress: &mut dyn FnMut(f64),
 ) -> TraceRead {
+    let is_archive = inspect::is_zip(bytes);
+    if is_archive && matches!(format, None | Some(TraceFormat::Inspect)) {
+        let reason = match format {
+            Some(_) => "chosen by the user",
+            None => "a ZIP archive: Inspect .eval log",
+        };
+        return TraceRead {
+            format: Some((TraceFormat::Inspect, reason.to_string())),
+            sessions: inspect::read_eval(file, bytes, diagnostics),
+            labels: Vec::new(),
+        };
+    }
     let text = decode_text(file, bytes, diagnostics);
     let split = split_records(file, &text, diagnostics);
     let detected = match format {
@@ -178,6 +229,13 @@ pub fn read_traces_reporting(
             read.sessions = otlp::read(file, &split, diagnostics)
         }
         TraceFormat::Langfuse => read.sessions = langfuse::read(file, &split, diagnostics),
+        TraceFormat::Inspect => read.sessions = inspect::read(file, &split, diagnostics),
+        TraceFormat::TauBench => read.sessions = tau_bench::read(file, &split, diagnostics),
+        TraceFormat::Bfcl => {
+            let (sessions, labels) = bfcl::read(file, &split, diagnostics);
+            read.sessions = sessions;
+            read.labels = labels;
+        }
     }
     read
 }

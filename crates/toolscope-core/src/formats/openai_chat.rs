@@ -83,6 +83,20 @@ pub(crate) fn add_message(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let content = || content_text(message.get("content").cloned().unwrap_or(Value::Null));
+    let has_foreign_blocks = message
+        .get("content")
+        .and_then(Value::as_array)
+        .is_some_and(|blocks| {
+            blocks
+                .iter()
+                .any(|block| matches!(str_field(block, "type"), Some("tool_use" | "tool_result")))
+        });
+    if has_foreign_blocks {
+        diagnostics.push(conversation.warning(format!(
+            "{place}: Anthropic tool_use/tool_result blocks in an OpenAI Chat file are not read \
+             as calls (read the file as anthropic if it is one)"
+        )));
+    }
     match str_field(message, "role") {
         Some("system" | "developer") => {}
         Some("user") => conversation.user(content()),

@@ -19,9 +19,11 @@
 //! ERROR or an `error.type` attribute make the result an error (explicit); otherwise the
 //! `Error:` convention applies to `gen_ai.tool.call.result`.
 
+use serde_json::{json, Value};
+
 use super::content_text;
 use super::messages::items_of;
-use super::otlp::{Span, SpanRole};
+use super::otlp::{unflatten, Span, SpanRole};
 
 /// Operations whose spans summarise a whole agent run: their messages are used only when the
 /// trace has no model-call spans with messages.
@@ -34,6 +36,22 @@ pub(crate) fn role_of(span: &Span) -> SpanRole {
     let is_tool = operation == Some("execute_tool")
         || operation.is_none() && span.attributes.contains_key("gen_ai.tool.name")
         || span.name.starts_with("execute_tool");
+    if span.attributes.contains_key("ai.toolCall.name") {
+        // Vercel AI SDK tool spans.
+        return SpanRole::Tool {
+            call_id: span
+                .attributes
+                .get("ai.toolCall.id")
+                .and_then(super::id_text),
+            name: span.str("ai.toolCall.name").map(str::to_string),
+            args: span.attributes.get("ai.toolCall.args").cloned(),
+            result: span
+                .attributes
+                .get("ai.toolCall.result")
+                .cloned()
+                .map(content_text),
+        };
+    }
     if is_tool {
         let name = span
             .str("gen_ai.tool.name")
@@ -56,13 +74,22 @@ pub(crate) fn role_of(span: &Span) -> SpanRole {
                 .map(content_text),
         };
     }
+    // OpenLLMetry's older dialect flattens messages (`gen_ai.prompt.0.role`, …,
+    // `gen_ai.completion.0.tool_calls.0.name`) and tools (`llm.request.functions.0.name`).
+    let flat = |prefix: &str| Some(unflatten(&span.attributes, prefix)).filter(Value::is_array);
     let input = span
         .json("gen_ai.input.messages")
-        .or_else(|| span.json("gen_ai.prompt"));
+        .or_else(|| span.json("gen_ai.prompt"))
+        .or_else(|| flat("gen_ai.prompt"));
     let output = span
         .json("gen_ai.output.messages")
-        .or_else(|| span.json("gen_ai.completion"));
-    let tools = span.json("gen_ai.tool.definitions");
+        .or_else(|| span.json("gen_ai.completion"))
+        .or_else(|| flat("gen_ai.completion"))
+        .or_else(|| vercel_tool_calls(span));
+    let tools = span
+        .json("gen_ai.tool.definitions")
+        .or_else(|| flat("llm.request.functions").map(decode_parameters))
+        .or_else(|| span.json("ai.prompt.tools").map(decode_each));
     if input.is_none() && output.is_none() && tools.is_none() {
         return SpanRole::Other;
     }
@@ -71,5 +98,50 @@ pub(crate) fn role_of(span: &Span) -> SpanRole {
         output: items_of(output, false),
         tools,
         is_summary: operation.is_some_and(|operation| SUMMARY_OPERATIONS.contains(&operation)),
+    }
+}
+
+/// Flattened function definitions whose `parameters` are JSON strings, decoded.
+fn decode_parameters(mut functions: Value) -> Value {
+    for function in functions.as_array_mut().into_iter().flatten() {
+        if let Some(Value::String(text)) = function.get("parameters") {
+            if let Ok(schema) = serde_json::from_str::<Value>(text) {
+                function["parameters"] = schema;
+            }
+        }
+    }
+    functions
+}
+
+/// The Vercel AI SDK's `ai.response.toolCalls` (`[{toolCallId, toolName, args}]`) as one
+/// assistant message.
+fn vercel_tool_calls(span: &Span) -> Option<Value> {
+    let calls = span.json("ai.response.toolCalls")?;
+    let tool_calls: Vec<Value> = calls
+        .as_array()?
+        .iter()
+        .map(|call| {
+            json!({"id": call.get("toolCallId"), "name": call.get("toolName"),
+                   "arguments": call.get("args").or_else(|| call.get("input"))})
+        })
+        .collect();
+    Some(json!([{"role": "assistant", "tool_calls": tool_calls}]))
+}
+
+/// The Vercel AI SDK writes `ai.prompt.tools` as a list of JSON strings.
+fn decode_each(tools: Value) -> Value {
+    match tools {
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|item| match item {
+                    Value::String(text) => {
+                        serde_json::from_str(&text).unwrap_or(Value::String(text))
+                    }
+                    other => other,
+                })
+                .collect(),
+        ),
+        other => other,
     }
 }

@@ -9,12 +9,14 @@
 //! (`"STATUS_CODE_ERROR"`), base64 or upper-case hex ids, `intValue` as a bare number, an empty
 //! `status`, attributes as a plain map, snake_case keys (`trace_id`, `parent_id`).
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::conversation::Conversation;
 use super::native::ToolLists;
 use crate::diagnostic::Diagnostic;
-use crate::json::{parse_record, Split};
+use crate::json::Split;
 use crate::model::{Args, Session};
 
 /// One span, with its attributes decoded to plain JSON.
@@ -95,279 +97,17 @@ pub(crate) enum SpanRole {
     Other,
 }
 
-/// Reads every span of the file; a record that holds none is an error at its line.
-pub(crate) fn read_spans(
-    file: &str,
-    split: &Split<'_>,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<Span> {
-    let mut spans = Vec::new();
-    let stem = super::file_stem(file);
-    for record in &split.records {
-        let value = match parse_record::<Value>(file, record, diagnostics) {
-            Ok(value) => value,
-            Err(diagnostic) => {
-                diagnostics.push(diagnostic);
-                continue;
-            }
-        };
-        let before = spans.len();
-        if let Some(resources) = value.get("resourceSpans").and_then(Value::as_array) {
-            for resource in resources {
-                let scopes = resource
-                    .get("scopeSpans")
-                    .or_else(|| resource.get("instrumentationLibrarySpans"))
-                    .and_then(Value::as_array);
-                for scope in scopes.into_iter().flatten() {
-                    let scope_spans = scope.get("spans").and_then(Value::as_array);
-                    for span in scope_spans.into_iter().flatten() {
-                        let index = spans.len() + 1;
-                        match span_from_value(span, record.line, index) {
-                            Ok(span) => spans.push(span),
-                            Err(message) => diagnostics.push(Diagnostic::error(
-                                file,
-                                Some(record.line),
-                                format!("span {index}: {message}; left out"),
-                            )),
-                        }
-                    }
-                }
-            }
-            if spans.len() == before {
-                diagnostics.push(Diagnostic::warning(
-                    file,
-                    Some(record.line),
-                    "OTLP export with no spans",
-                ));
-            }
-        } else if is_bare_span(&value) {
-            let index = spans.len() + 1;
-            match span_from_value(&value, record.line, index) {
-                Ok(span) => spans.push(span),
-                Err(message) => diagnostics.push(Diagnostic::error(
-                    file,
-                    Some(record.line),
-                    format!("span {index}: {message}; left out"),
-                )),
-            }
-        } else if is_attribute_map(&value) {
-            let Value::Object(attributes) = value else {
-                continue;
-            };
-            spans.push(Span {
-                trace_id: stem.to_string(),
-                name: String::new(),
-                start: 0,
-                is_error: false,
-                status_message: None,
-                attributes,
-                exception: None,
-                line: record.line,
-                index: spans.len() + 1,
-            });
-        } else {
-            diagnostics.push(Diagnostic::error(
-                file,
-                Some(record.line),
-                "record is not an OTLP/JSON trace export ({\"resourceSpans\"}), a span or a \
-                 map of span attributes; left out",
-            ));
-        }
-    }
-    spans
-}
-
-/// The attribute keys of the spans a record holds (an export, a bare span or an attribute map),
-/// for format detection.
-pub(crate) fn attribute_keys(record: &Value) -> Vec<String> {
-    let mut keys = Vec::new();
-    let mut add = |attributes: Option<&Value>| match attributes {
-        Some(Value::Array(list)) => keys.extend(
-            list.iter()
-                .filter_map(|pair| pair.get("key")?.as_str())
-                .map(str::to_string),
-        ),
-        Some(Value::Object(map)) => keys.extend(map.keys().cloned()),
-        _ => {}
-    };
-    if let Some(resources) = record.get("resourceSpans").and_then(Value::as_array) {
-        for resource in resources {
-            let scopes = resource.get("scopeSpans").and_then(Value::as_array);
-            for scope in scopes.into_iter().flatten() {
-                let spans = scope.get("spans").and_then(Value::as_array);
-                for span in spans.into_iter().flatten() {
-                    add(span.get("attributes"));
-                }
-            }
-        }
-    } else if is_bare_span(record) {
-        add(record.get("attributes"));
-    } else if is_attribute_map(record) {
-        add(Some(record));
-    }
-    keys
-}
-
-/// A span on its own: it has a trace id and a name.
-pub(crate) fn is_bare_span(value: &Value) -> bool {
-    let has_trace = ["traceId", "trace_id", "context"]
-        .iter()
-        .any(|key| value.get(*key).is_some());
-    has_trace && value.get("name").is_some()
-}
-
-/// A flat map of span attributes, as span attribute dumps and test fixtures hold them.
-pub(crate) fn is_attribute_map(value: &Value) -> bool {
-    value.as_object().is_some_and(|map| {
-        map.keys().any(|key| {
-            key.starts_with("gen_ai.")
-                || key.starts_with("llm.")
-                || key == "openinference.span.kind"
-        })
-    })
-}
-
-fn span_from_value(value: &Value, line: usize, index: usize) -> Result<Span, String> {
-    let context = value.get("context");
-    let field = |camel: &str, snake: &str| {
-        value
-            .get(camel)
-            .or_else(|| value.get(snake))
-            .or_else(|| context.and_then(|context| context.get(snake)))
-    };
-    let trace_id = field("traceId", "trace_id")
-        .and_then(Value::as_str)
-        .map(normalise_id)
-        .ok_or("span has no \"traceId\"")?;
-    let status = value.get("status");
-    let code = status
-        .and_then(|status| status.get("code").or_else(|| status.get("status_code")))
-        .or_else(|| value.get("status_code"));
-    let is_error = match code {
-        Some(Value::Number(number)) => number.as_u64() == Some(2),
-        Some(Value::String(name)) => {
-            matches!(
-                name.as_str(),
-                "STATUS_CODE_ERROR" | "ERROR" | "StatusCode.ERROR" | "2"
-            )
-        }
-        _ => false,
-    };
-    let status_message = status
-        .and_then(|status| status.get("message").or_else(|| status.get("description")))
-        .or_else(|| value.get("status_message"))
-        .and_then(Value::as_str)
-        .filter(|message| !message.is_empty())
-        .map(str::to_string);
-    let attributes = match value.get("attributes") {
-        Some(Value::Array(list)) => key_values(list),
-        Some(Value::Object(map)) => map.clone(),
-        _ => Map::new(),
-    };
-    let exception = value
-        .get("events")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|event| event.get("name").and_then(Value::as_str) == Some("exception"))
-        .find_map(|event| {
-            let attributes = match event.get("attributes") {
-                Some(Value::Array(list)) => key_values(list),
-                Some(Value::Object(map)) => map.clone(),
-                _ => Map::new(),
-            };
-            attributes
-                .get("exception.message")
-                .or_else(|| attributes.get("exception.type"))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        });
-    let start = field("startTimeUnixNano", "start_time_unix_nano")
-        .and_then(|start| match start {
-            Value::String(text) => text.parse().ok(),
-            Value::Number(number) => number.as_u64().map(u128::from),
-            _ => None,
-        })
-        .unwrap_or(0);
-    Ok(Span {
-        trace_id,
-        name: value
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string(),
-        start,
-        is_error,
-        status_message,
-        attributes,
-        exception,
-        line,
-        index,
-    })
-}
-
-/// Hex ids in lower case (they are case-insensitive); other encodings (base64) as written.
-fn normalise_id(id: &str) -> String {
-    let id = id.strip_prefix("0x").unwrap_or(id);
-    if id.chars().all(|c| c.is_ascii_hexdigit()) {
-        id.to_ascii_lowercase()
-    } else {
-        id.to_string()
-    }
-}
-
-/// OTLP `[{"key", "value": AnyValue}]` as a map of plain JSON values.
-fn key_values(list: &[Value]) -> Map<String, Value> {
-    list.iter()
-        .filter_map(|pair| {
-            let key = pair.get("key")?.as_str()?;
-            Some((key.to_string(), any_value(pair.get("value")?)))
-        })
-        .collect()
-}
-
-/// An OTLP `AnyValue` as plain JSON (`intValue` as a decimal string or a bare number).
-fn any_value(value: &Value) -> Value {
-    let Some(map) = value.as_object() else {
-        return value.clone();
-    };
-    if let Some(text) = map.get("stringValue") {
-        text.clone()
-    } else if let Some(flag) = map.get("boolValue") {
-        flag.clone()
-    } else if let Some(int) = map.get("intValue") {
-        match int {
-            Value::String(text) => text
-                .parse::<i64>()
-                .map(Value::from)
-                .unwrap_or_else(|_| int.clone()),
-            other => other.clone(),
-        }
-    } else if let Some(double) = map.get("doubleValue") {
-        double.clone()
-    } else if let Some(array) = map.get("arrayValue") {
-        let values = array.get("values").and_then(Value::as_array);
-        Value::Array(values.into_iter().flatten().map(any_value).collect())
-    } else if let Some(kvlist) = map.get("kvlistValue") {
-        let values = kvlist.get("values").and_then(Value::as_array);
-        Value::Object(key_values(values.map_or(&[][..], Vec::as_slice)))
-    } else if let Some(bytes) = map.get("bytesValue") {
-        bytes.clone()
-    } else {
-        Value::Null
-    }
-}
-
 /// The spans grouped by trace (in order of first appearance), each trace in start order.
 pub(crate) fn traces(spans: Vec<Span>) -> Vec<Vec<Span>> {
     let mut traces: Vec<Vec<Span>> = Vec::new();
+    let mut by_id: HashMap<String, usize> = HashMap::new();
     for span in spans {
-        match traces
-            .iter_mut()
-            .find(|trace| trace[0].trace_id == span.trace_id)
-        {
-            Some(trace) => trace.push(span),
-            None => traces.push(vec![span]),
+        match by_id.get(&span.trace_id) {
+            Some(&at) => traces[at].push(span),
+            None => {
+                by_id.insert(span.trace_id.clone(), traces.len());
+                traces.push(vec![span]);
+            }
         }
     }
     for trace in &mut traces {
@@ -384,7 +124,7 @@ pub(crate) fn read(
     split: &Split<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Session> {
-    let spans = read_spans(file, split, diagnostics);
+    let spans = super::otlp_json::read_spans(file, split, diagnostics);
     let mut tool_lists = ToolLists::default();
     let mut sessions = Vec::new();
     for trace in traces(spans) {
@@ -586,6 +326,9 @@ fn add_tool_span(
     }
 }
 
+/// The most dot-separated segments a flattened key may have below its prefix.
+const MAX_KEY_SEGMENTS: usize = 32;
+
 /// Flattened attributes under `prefix` (`llm.input_messages.0.message.role`, …) as nested JSON:
 /// numeric segments become array positions.
 pub(crate) fn unflatten(attributes: &Map<String, Value>, prefix: &str) -> Value {
@@ -597,6 +340,11 @@ pub(crate) fn unflatten(attributes: &Map<String, Value>, prefix: &str) -> Value 
         };
         let mut node = &mut root;
         let segments: Vec<&str> = rest.split('.').collect();
+        // Real keys nest a few levels; a key of thousands of dots must not nest (or recurse)
+        // that deep.
+        if segments.len() > MAX_KEY_SEGMENTS {
+            continue;
+        }
         for (position, segment) in segments.iter().enumerate() {
             let Value::Object(map) = node else {
                 break;
@@ -639,6 +387,13 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_key_of_thousands_of_segments_is_left_out_rather_than_nested() {
+        let key = format!("llm.input_messages{}", ".0".repeat(50_000));
+        let attributes = Map::from_iter([(key, json!("x"))]);
+        assert_eq!(unflatten(&attributes, "llm.input_messages"), json!({}));
+    }
+
+    #[test]
     fn flattened_attributes_nest_with_arrays_in_numeric_order() {
         let attributes = json!({
             "llm.input_messages.10.message.role": "user",
@@ -653,26 +408,6 @@ mod tests {
                 {"message": {"role": "tool", "tool_calls": [{"tool_call": {"function": {"name": "f"}}}]}},
                 {"message": {"role": "user"}}
             ])
-        );
-    }
-
-    #[test]
-    fn any_values_decode_including_exporter_deviations() {
-        let list = json!([
-            {"key": "a", "value": {"intValue": "412"}},
-            {"key": "b", "value": {"intValue": 7}},
-            {"key": "c", "value": {"arrayValue": {"values": [{"stringValue": "x"}]}}},
-            {"key": "d", "value": {"kvlistValue": {"values": [{"key": "k", "value": {"boolValue": true}}]}}}
-        ]);
-        let map = key_values(list.as_array().unwrap());
-        assert_eq!(
-            Value::Object(map),
-            json!({"a": 412, "b": 7, "c": ["x"], "d": {"k": true}})
-        );
-        assert_eq!(normalise_id("5B8EFFF798038103"), "5b8efff798038103");
-        assert_eq!(
-            normalise_id("S/kvNXezTaajzpKdDg5HNg=="),
-            "S/kvNXezTaajzpKdDg5HNg=="
         );
     }
 }

@@ -1,0 +1,346 @@
+//! Berkeley Function Calling Leaderboard data: question files (sessions of user turns, with the
+//! candidate functions as tools) and `possible_answer` files (labels). Both are JSON Lines
+//! despite their `.json` names; pairs join on `id`.
+//!
+//! ```json
+//! {"id": "parallel_0", "question": [[{"role": "user", "content": "Play Taylor Swift for 20 minutes"}]],
+//!  "function": [{"name": "spotify.play", "parameters": {"type": "dict",
+//!                "properties": {"artist": {"type": "string"}, "duration": {"type": "integer"}}}}]}
+//! {"id": "parallel_0", "ground_truth": [{"spotify.play": {"artist": ["Taylor Swift"], "duration": [20]}}]}
+//! ```
+//! BFCL's parameter types (`dict`, `float`, `tuple`, `any`, Java's `String`, `HashMap`, `long`, …)
+//! are read as JSON Schema's. A ground truth lists the acceptable values of each argument; the
+//! label takes the first one that is not `""` (the "may be omitted" marker) and leaves out
+//! arguments that may only be omitted. Irrelevance questions are labelled "no call".
+//! Multi-turn ground truths (Python call strings per turn) label each turn with its calls.
+
+use serde_json::{Map, Value};
+
+use super::conversation::Conversation;
+use super::native::ToolLists;
+use super::python_literal::python_literal;
+use crate::diagnostic::Diagnostic;
+use crate::inputs::labels::{Expected, Label};
+use crate::json::{parse_record, Split, MAX_DEPTH};
+use crate::model::{Origin, Session, NO_TOOL};
+
+/// Whether a record is a BFCL question or possible answer.
+pub(crate) fn is_bfcl(value: &Value) -> bool {
+    value.get("id").is_some()
+        && (value.get("ground_truth").is_some()
+            || value.get("question").is_some()
+                && (value.get("function").is_some() || value.get("initial_config").is_some()))
+}
+
+/// Reads questions as sessions and answers as labels.
+pub(crate) fn read(
+    file: &str,
+    split: &Split<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Vec<Session>, Vec<Label>) {
+    let mut sessions = Vec::new();
+    let mut labels = Vec::new();
+    let mut tool_lists = ToolLists::default();
+    for record in &split.records {
+        let value = match parse_record::<Value>(file, record, diagnostics) {
+            Ok(value) => value,
+            Err(diagnostic) => {
+                diagnostics.push(diagnostic);
+                continue;
+            }
+        };
+        let origin = Origin {
+            file: file.to_string(),
+            line: record.line,
+        };
+        let error = |message: String| Diagnostic::error(file, Some(record.line), message);
+        let Some(id) = value.get("id").and_then(super::id_text) else {
+            diagnostics.push(error("BFCL entry has no \"id\"; left out".into()));
+            continue;
+        };
+        if let Some(truth) = value.get("ground_truth") {
+            match answer_labels(&id, truth, &origin) {
+                Ok(found) => labels.extend(found),
+                Err(message) => diagnostics.push(error(format!("{id}: {message}; left out"))),
+            }
+        } else if let Some(question) = value.get("question").and_then(Value::as_array) {
+            let mut conversation = Conversation::new(id.clone(), file, record.line);
+            if let Some(functions) = value.get("function") {
+                match tool_lists.read(&functions_as_schema(functions).to_string()) {
+                    Ok(tools) => conversation.set_tools(Some(tools)),
+                    Err(message) => {
+                        diagnostics.push(error(format!("{id}: \"function\": {message}")))
+                    }
+                }
+            }
+            for turn in question {
+                let messages = turn.as_array().map_or(&[][..], Vec::as_slice);
+                for message in messages {
+                    if message.get("role").and_then(Value::as_str) == Some("user") {
+                        let content = message.get("content").cloned().unwrap_or(Value::Null);
+                        conversation.user(super::content_text(content));
+                    }
+                }
+            }
+            sessions.push(conversation.finish());
+            if id.contains("irrelevance") {
+                labels.push(label(&id, 0, Vec::new(), Some(Vec::new()), false, &origin));
+            }
+        } else {
+            diagnostics.push(error(format!(
+                "{id}: neither a question (\"question\", \"function\") nor a possible answer \
+                 (\"ground_truth\"); left out"
+            )));
+        }
+    }
+    (sessions, labels)
+}
+
+/// A turn's label; `is_ordered` when its calls must come in order (multi-turn), so the first
+/// is the expected first call.
+fn label(
+    id: &str,
+    turn: usize,
+    tools: Vec<String>,
+    args: Option<Vec<Value>>,
+    is_ordered: bool,
+    origin: &Origin,
+) -> Label {
+    let expected_tool = match tools.as_slice() {
+        [] => Expected::One(NO_TOOL.to_string()),
+        [first, ..] if is_ordered => Expected::One(first.clone()),
+        [only] => Expected::One(only.clone()),
+        // Parallel calls are checked order-free: any of them may come first.
+        several => {
+            let mut set: Vec<String> = Vec::new();
+            for tool in several {
+                if !set.contains(tool) {
+                    set.push(tool.clone());
+                }
+            }
+            if set.len() == 1 {
+                Expected::One(set.remove(0))
+            } else {
+                Expected::AnyOf(set)
+            }
+        }
+    };
+    Label {
+        session_id: id.to_string(),
+        turn,
+        expected_args: match (&tools[..], &args) {
+            ([_], Some(args)) => args.first().cloned(),
+            _ => None,
+        },
+        expected_tool,
+        should_not_call: Vec::new(),
+        expected_tools: Some(tools),
+        expected_args_list: args,
+        task_success: None,
+        origin: origin.clone(),
+    }
+}
+
+/// Labels from a ground truth: one list of `{name: {param: [acceptable, ...]}}` (single turn), or
+/// one list of Python call strings per turn (multi-turn).
+fn answer_labels(id: &str, truth: &Value, origin: &Origin) -> Result<Vec<Label>, String> {
+    let Some(entries) = truth.as_array() else {
+        return Err("\"ground_truth\" must be a list".into());
+    };
+    if entries.iter().all(Value::is_array) && !entries.is_empty() {
+        return entries
+            .iter()
+            .enumerate()
+            .map(|(turn, calls)| {
+                let mut tools = Vec::new();
+                let mut args = Vec::new();
+                for call in calls.as_array().into_iter().flatten() {
+                    let text = call.as_str().ok_or("a multi-turn call is a string")?;
+                    let (name, call_args) = parse_call(text)
+                        .ok_or_else(|| format!("turn {turn}: cannot read the call {text:?}"))?;
+                    tools.push(name);
+                    args.push(call_args);
+                }
+                let args = args
+                    .iter()
+                    .all(Option::is_some)
+                    .then(|| args.into_iter().flatten().collect());
+                Ok(label(id, turn, tools, args, true, origin))
+            })
+            .collect();
+    }
+    let mut tools = Vec::new();
+    let mut args = Vec::new();
+    for entry in entries {
+        let Some((name, params)) = entry.as_object().and_then(|map| map.iter().next()) else {
+            return Err("an expected call is {\"name\": {\"param\": [values]}}".into());
+        };
+        tools.push(name.clone());
+        args.push(chosen_args(params));
+    }
+    Ok(vec![label(id, 0, tools, Some(args), false, origin)])
+}
+
+/// For each parameter, the first acceptable value other than `""` (optional); parameters that
+/// may only be omitted are left out. Dict values hold acceptable-value lists one level down.
+fn chosen_args(params: &Value) -> Value {
+    let mut chosen = Map::new();
+    for (param, acceptable) in params.as_object().into_iter().flatten() {
+        let first = acceptable
+            .as_array()
+            .and_then(|values| values.iter().find(|value| value.as_str() != Some("")));
+        if let Some(value) = first {
+            let value = match value {
+                Value::Object(_) => chosen_args(value),
+                other => other.clone(),
+            };
+            chosen.insert(param.clone(), value);
+        }
+    }
+    Value::Object(chosen)
+}
+
+/// A Python call string `name(key=value, ...)`: its name, and its keyword arguments (None when
+/// it has positional ones, whose parameter names only the function docs know).
+pub(crate) fn parse_call(text: &str) -> Option<(String, Option<Value>)> {
+    let open = text.find('(')?;
+    let name = text[..open].trim().to_string();
+    let inner = text[open + 1..].trim_end().strip_suffix(')')?;
+    let mut entries = Vec::new();
+    for argument in split_arguments(inner)? {
+        let key_length = argument
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(argument.len());
+        let after = argument[key_length..].trim_start();
+        match after.strip_prefix('=') {
+            Some(value) if key_length > 0 && !value.starts_with('=') => {
+                entries.push(format!("'{}': {}", &argument[..key_length], value.trim()));
+            }
+            _ => return Some((name, None)),
+        }
+    }
+    Some((name, python_literal(&format!("{{{}}}", entries.join(", ")))))
+}
+
+/// The arguments of a call, split at the commas outside strings and brackets.
+fn split_arguments(inner: &str) -> Option<Vec<&str>> {
+    let mut arguments = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (position, c) in inner.char_indices() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(open) if c == open => quote = None,
+            Some(_) => {}
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth = depth.checked_sub(1)?,
+                ',' if depth == 0 => {
+                    arguments.push(inner[start..position].trim());
+                    start = position + 1;
+                }
+                _ => {}
+            },
+        }
+    }
+    let last = inner[start..].trim();
+    if !last.is_empty() {
+        arguments.push(last);
+    }
+    Some(arguments)
+}
+
+/// BFCL function docs as catalog definitions with JSON Schema type names.
+fn functions_as_schema(functions: &Value) -> Value {
+    let mut converted = functions.clone();
+    for function in converted.as_array_mut().into_iter().flatten() {
+        if let Some(parameters) = function.get_mut("parameters") {
+            json_schema_types(parameters, 0);
+        }
+    }
+    converted
+}
+
+/// BFCL's (and Java's, JavaScript's) type names as JSON Schema's; `any` accepts anything.
+fn json_schema_types(schema: &mut Value, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Some(map) = schema.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::String(name)) = map.get("type") {
+        let json_type = match name.as_str() {
+            "dict" | "HashMap" | "object" => Some("object"),
+            "float" | "double" | "number" => Some("number"),
+            "tuple" | "ArrayList" | "Array" | "array" | "list" => Some("array"),
+            "integer" | "int" | "long" => Some("integer"),
+            "String" | "string" | "char" => Some("string"),
+            "Boolean" | "boolean" | "bool" => Some("boolean"),
+            _ => None,
+        };
+        match json_type {
+            Some(json_type) => {
+                map.insert("type".into(), Value::from(json_type));
+            }
+            None => {
+                map.remove("type");
+            }
+        }
+    }
+    for key in ["properties"] {
+        if let Some(Value::Object(properties)) = map.get_mut(key) {
+            for property in properties.values_mut() {
+                json_schema_types(property, depth + 1);
+            }
+        }
+    }
+    if let Some(items) = map.get_mut("items") {
+        json_schema_types(items, depth + 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn python_call_strings_give_their_keyword_arguments() {
+        assert_eq!(
+            parse_call("mv(source='final_report.pdf', destination='temp')"),
+            Some((
+                "mv".into(),
+                Some(json!({"source": "final_report.pdf", "destination": "temp"}))
+            ))
+        );
+        assert_eq!(
+            parse_call("grep(file_name='a, b.txt',pattern='x=(1)')"),
+            Some((
+                "grep".into(),
+                Some(json!({"file_name": "a, b.txt", "pattern": "x=(1)"}))
+            ))
+        );
+        assert_eq!(
+            parse_call("ls(a=True)"),
+            Some(("ls".into(), Some(json!({"a": true}))))
+        );
+        assert_eq!(
+            parse_call("sort('final_report.pdf')"),
+            Some(("sort".into(), None))
+        );
+        assert_eq!(parse_call("pwd()"), Some(("pwd".into(), Some(json!({})))));
+    }
+
+    #[test]
+    fn acceptable_values_pick_the_first_that_is_not_the_optional_marker() {
+        assert_eq!(
+            chosen_args(&json!({"base": [10], "unit": ["", "units"], "limit": [""],
+                "conditions": [{"school": ["", "Bluebird HS"]}]})),
+            json!({"base": 10, "unit": "units", "conditions": {"school": "Bluebird HS"}})
+        );
+    }
+}

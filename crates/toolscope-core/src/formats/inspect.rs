@@ -1,0 +1,323 @@
+//! Inspect AI eval logs: `.json` logs (`{"version", "eval", "samples": [...]}`), and `.eval`
+//! logs, which are ZIP archives holding `header.json` and one `samples/<id>_epoch_<n>.json` per
+//! sample. One session per sample (and epoch).
+//!
+//! ```json
+//! {"version": 2, "status": "success", "eval": {"task": "browser"},
+//!  "samples": [{"id": 1, "epoch": 1, "messages": [
+//!    {"role": "user", "content": "Open the AISI site."},
+//!    {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1",
+//!      "function": "web_browser_go", "arguments": {"url": "https://www.aisi.gov.uk/"}}]},
+//!    {"role": "tool", "tool_call_id": "call_1", "function": "web_browser_go", "content": "",
+//!     "error": {"type": "timeout", "message": "no answer in 180s"}}],
+//!   "events": [{"event": "model", "tools": [{"name": "web_browser_go", "parameters": {"type": "object"}}]}]}]}
+//! ```
+//! A tool call names its tool in `function` and has `arguments` as an object (a `parse_error`
+//! makes them malformed). A tool message's `error` (`{type, message}`) is the explicit error flag;
+//! otherwise the `Error:` convention applies. Large strings stored as `attachment://<hash>` are
+//! resolved from the sample's `attachments`. Tools come from the first `model` event.
+
+use std::io::{Cursor, Read};
+
+use serde_json::{Map, Value};
+
+use super::content_text;
+use super::conversation::{str_field, Conversation};
+use super::native::ToolLists;
+use crate::diagnostic::Diagnostic;
+use crate::json::{decode_text, parse_record, split_records, Split, MAX_DEPTH};
+use crate::model::{Args, ErrorSource, Session};
+
+/// The largest sample a `.eval` archive may unpack to; bigger entries are left out (a ZIP bomb
+/// must not exhaust the page's memory).
+const MAX_ENTRY_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Whether a record is an Inspect `.json` log.
+pub(crate) fn is_log(value: &Value) -> bool {
+    value
+        .get("eval")
+        .is_some_and(|eval| eval.get("task").is_some())
+        && (value.get("samples").is_some() || value.get("version").is_some())
+}
+
+/// Whether the bytes are a ZIP archive (an `.eval` log, when it holds `header.json`).
+pub(crate) fn is_zip(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04")
+}
+
+/// Reads a `.json` log (or samples on their own).
+pub(crate) fn read(
+    file: &str,
+    split: &Split<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Session> {
+    let mut sessions = Vec::new();
+    let mut tool_lists = ToolLists::default();
+    for record in &split.records {
+        let value = match parse_record::<Value>(file, record, diagnostics) {
+            Ok(value) => value,
+            Err(diagnostic) => {
+                diagnostics.push(diagnostic);
+                continue;
+            }
+        };
+        let samples = match value.get("samples") {
+            Some(Value::Array(samples)) => samples.clone(),
+            _ if value.get("messages").is_some() => vec![value],
+            _ if is_log(&value) => {
+                diagnostics.push(Diagnostic::warning(
+                    file,
+                    Some(record.line),
+                    "Inspect log without samples (a header only?); nothing to read",
+                ));
+                continue;
+            }
+            _ => {
+                diagnostics.push(Diagnostic::error(
+                    file,
+                    Some(record.line),
+                    "record is not an Inspect log ({\"eval\", \"samples\"}) or sample; left out",
+                ));
+                continue;
+            }
+        };
+        for (index, sample) in samples.into_iter().enumerate() {
+            let place = format!("sample {}", index + 1);
+            sessions.extend(sample_session(
+                file,
+                record.line,
+                sample,
+                &place,
+                &mut tool_lists,
+                diagnostics,
+            ));
+        }
+    }
+    sessions
+}
+
+/// Reads the samples of an `.eval` archive, in entry-name order.
+pub(crate) fn read_eval(
+    file: &str,
+    bytes: &[u8],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Session> {
+    let mut archive = match zip::ZipArchive::new(Cursor::new(bytes)) {
+        Ok(archive) => archive,
+        Err(error) => {
+            diagnostics.push(Diagnostic::error(
+                file,
+                None,
+                format!("not a readable ZIP archive (an Inspect .eval log): {error}"),
+            ));
+            return Vec::new();
+        }
+    };
+    let mut names: Vec<String> = archive
+        .file_names()
+        .filter(|name| name.starts_with("samples/") && name.ends_with(".json"))
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    if archive.index_for_name("header.json").is_none() {
+        diagnostics.push(Diagnostic::warning(
+            file,
+            None,
+            "ZIP archive without header.json: read as an Inspect .eval log anyway",
+        ));
+    }
+    let mut sessions = Vec::new();
+    let mut tool_lists = ToolLists::default();
+    for name in names {
+        let entry_file = format!("{file}/{name}");
+        let mut raw = Vec::new();
+        let read = archive
+            .by_name(&name)
+            .map_err(|error| error.to_string())
+            .and_then(|entry| {
+                entry
+                    .take(MAX_ENTRY_BYTES + 1)
+                    .read_to_end(&mut raw)
+                    .map_err(|error| error.to_string())
+            });
+        if let Err(error) = read {
+            diagnostics.push(Diagnostic::error(
+                file,
+                None,
+                format!("{name}: {error}; left out"),
+            ));
+            continue;
+        }
+        if raw.len() as u64 > MAX_ENTRY_BYTES {
+            diagnostics.push(Diagnostic::error(
+                file,
+                None,
+                format!("{name}: larger than {MAX_ENTRY_BYTES} bytes unpacked; left out"),
+            ));
+            continue;
+        }
+        let text = decode_text(&entry_file, &raw, diagnostics);
+        let split = split_records(&entry_file, &text, diagnostics);
+        for record in &split.records {
+            match parse_record::<Value>(&entry_file, record, diagnostics) {
+                Ok(sample) => sessions.extend(sample_session(
+                    &entry_file,
+                    record.line,
+                    sample,
+                    "sample",
+                    &mut tool_lists,
+                    diagnostics,
+                )),
+                Err(diagnostic) => diagnostics.push(diagnostic),
+            }
+        }
+    }
+    sessions
+}
+
+fn sample_session(
+    file: &str,
+    line: usize,
+    mut sample: Value,
+    place: &str,
+    tool_lists: &mut ToolLists,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Session> {
+    let attachments = match sample.get_mut("attachments").map(Value::take) {
+        Some(Value::Object(attachments)) => attachments,
+        _ => Map::new(),
+    };
+    resolve_attachments(&mut sample, &attachments, 0);
+    let id = sample.get("id").and_then(super::id_text);
+    let epoch = sample.get("epoch").and_then(Value::as_u64).unwrap_or(1);
+    let session_id = match (id, epoch) {
+        (Some(id), 1) => id,
+        (Some(id), epoch) => format!("{id} (epoch {epoch})"),
+        (None, _) => format!("{}:{line}", super::file_stem(file)),
+    };
+    let Some(messages) = sample.get("messages").and_then(Value::as_array) else {
+        diagnostics.push(Diagnostic::error(
+            file,
+            Some(line),
+            format!("{place} {session_id:?} has no \"messages\"; left out"),
+        ));
+        return None;
+    };
+    let mut conversation = Conversation::new(session_id, file, line);
+    let tools = sample
+        .get("events")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|event| str_field(event, "event") == Some("model") && event.get("tools").is_some())
+        .and_then(|event| event.get("tools"));
+    if let Some(tools) = tools {
+        match tool_lists.read(&tools.to_string()) {
+            Ok(tools) => conversation.set_tools(Some(tools)),
+            Err(message) => {
+                diagnostics.push(conversation.warning(format!("tools: {message}; ignored")))
+            }
+        }
+    }
+    for (index, message) in messages.iter().enumerate() {
+        let place = format!("message {}", index + 1);
+        add_message(&mut conversation, message, &place, diagnostics);
+    }
+    Some(conversation.finish())
+}
+
+fn add_message(
+    conversation: &mut Conversation,
+    message: &Value,
+    place: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let content = || content_text(message.get("content").cloned().unwrap_or(Value::Null));
+    match str_field(message, "role") {
+        Some("system") => {}
+        Some("user") => conversation.user(content()),
+        Some("assistant") => {
+            conversation.assistant(content());
+            let calls = message.get("tool_calls").and_then(Value::as_array);
+            for (index, call) in calls.into_iter().flatten().enumerate() {
+                let arguments = call.get("arguments").cloned().unwrap_or(Value::Null);
+                let args = match str_field(call, "parse_error") {
+                    Some(error) => Args::Malformed {
+                        raw: content_text(arguments),
+                        error: error.to_string(),
+                    },
+                    None => Args::from_sent(arguments),
+                };
+                conversation.call(
+                    call.get("id").and_then(super::id_text),
+                    str_field(call, "function"),
+                    args,
+                    &format!("{place}, tool call {}", index + 1),
+                    diagnostics,
+                );
+            }
+        }
+        Some("tool") => {
+            let error = message.get("error").filter(|error| !error.is_null());
+            let mut text = content();
+            if let Some(error) = error.filter(|_| text.trim().is_empty() || text == "...") {
+                text = str_field(error, "message").unwrap_or_default().to_string();
+            }
+            conversation.result(
+                message.get("tool_call_id").and_then(super::id_text),
+                Some(text),
+                error.map(|_| true),
+                place,
+                diagnostics,
+            );
+            if let Some(kind) = error.and_then(|error| str_field(error, "type")) {
+                conversation.set_error_source(error_source(kind));
+            }
+        }
+        other => diagnostics.push(conversation.warning(format!(
+            "{place}: role {other:?} is not an Inspect role; left out"
+        ))),
+    }
+}
+
+/// Who an Inspect `ToolCallError` type blames: the agent for calls that cannot work as written
+/// (arguments that do not parse, paths that do not exist or may not be touched, calls the
+/// approver refused), the environment for timeouts and a missing sandbox; the rest (limits,
+/// undecodable output, cancellation, unknown) says nothing about blame.
+fn error_source(kind: &str) -> Option<ErrorSource> {
+    match kind {
+        "parsing" | "file_not_found" | "is_a_directory" | "permission" | "approval" => {
+            Some(ErrorSource::Agent)
+        }
+        "timeout" | "sandbox_unavailable" => Some(ErrorSource::Environment),
+        _ => None,
+    }
+}
+
+/// Replaces `attachment://<hash>` strings with the attachment's text.
+fn resolve_attachments(value: &mut Value, attachments: &Map<String, Value>, depth: usize) {
+    if attachments.is_empty() || depth > MAX_DEPTH {
+        return;
+    }
+    match value {
+        Value::String(text) => {
+            if let Some(found) = text
+                .strip_prefix("attachment://")
+                .and_then(|hash| attachments.get(hash))
+            {
+                *value = found.clone();
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                resolve_attachments(item, attachments, depth + 1);
+            }
+        }
+        Value::Object(map) => {
+            for item in map.values_mut() {
+                resolve_attachments(item, attachments, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}

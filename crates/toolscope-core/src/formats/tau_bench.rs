@@ -1,0 +1,170 @@
+//! τ-bench and τ²-bench results: τ-bench's `EnvRunResult` arrays (`task_id`, `trial`, `reward`,
+//! `traj` of OpenAI Chat messages) and τ²-bench's results (`{"simulations": [{"messages"}]}`), one
+//! session per run.
+//!
+//! ```json
+//! [{"task_id": 6, "trial": 0, "reward": 1.0,
+//!   "info": {"task": {"actions": [{"name": "book_reservation", "kwargs": {"user_id": "mia_li_3668"}}]}},
+//!   "traj": [
+//!     {"role": "user", "content": "I'd like to book a flight."},
+//!     {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
+//!       "function": {"name": "get_user_details", "arguments": "{\"user_id\": \"mia_li_3668\"}"}}]},
+//!     {"role": "tool", "tool_call_id": "call_1", "name": "get_user_details",
+//!      "content": "Error: user not found"}]}]
+//! ```
+//! τ-bench's environment returns a failed call as an observation starting `Error: `, so its
+//! errors are inferred. τ²-bench messages carry flat `tool_calls` (`{id, name, arguments,
+//! requestor}`) and tool messages linked by `id` with an explicit `error` flag; calls the user
+//! simulator makes (`requestor: "user"`) are not the agent's and are left out with their results.
+//! The tasks' ground-truth actions describe the whole task, not a turn, so they are not read as
+//! turn labels (a warning says so).
+
+use serde_json::Value;
+
+use super::content_text;
+use super::conversation::{str_field, Conversation};
+use crate::diagnostic::Diagnostic;
+use crate::json::{parse_record, Split};
+use crate::model::Session;
+
+/// Whether a record is a τ-bench run or a τ²-bench results file.
+pub(crate) fn is_tau(value: &Value) -> bool {
+    value.get("traj").is_some_and(Value::is_array) && value.get("task_id").is_some()
+        || value.get("simulations").is_some_and(Value::is_array)
+}
+
+/// Reads every run.
+pub(crate) fn read(
+    file: &str,
+    split: &Split<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Session> {
+    let mut sessions = Vec::new();
+    let mut actions_seen = None;
+    for record in &split.records {
+        let value = match parse_record::<Value>(file, record, diagnostics) {
+            Ok(value) => value,
+            Err(diagnostic) => {
+                diagnostics.push(diagnostic);
+                continue;
+            }
+        };
+        let line = record.line;
+        if let Some(traj) = value.get("traj").and_then(Value::as_array) {
+            let session_id = run_id(&value, "task_id");
+            let mut conversation = Conversation::new(session_id, file, line);
+            for (index, message) in traj.iter().enumerate() {
+                let place = format!("message {}", index + 1);
+                super::openai_chat::add_message(&mut conversation, message, &place, diagnostics);
+            }
+            sessions.push(conversation.finish());
+            let task = value.get("info").and_then(|info| info.get("task"));
+            if task.and_then(|task| task.get("actions")).is_some() {
+                actions_seen.get_or_insert(line);
+            }
+        } else if let Some(simulations) = value.get("simulations").and_then(Value::as_array) {
+            for simulation in simulations {
+                sessions.push(simulation_session(file, line, simulation, diagnostics));
+            }
+        } else {
+            diagnostics.push(Diagnostic::error(
+                file,
+                Some(line),
+                "record is not a τ-bench run ({\"task_id\", \"traj\"}) or τ²-bench results \
+                 ({\"simulations\"}); left out",
+            ));
+        }
+    }
+    if let Some(line) = actions_seen {
+        diagnostics.push(Diagnostic::warning(
+            file,
+            Some(line),
+            "the runs' ground-truth actions (info.task.actions) are a reference path for the \
+             whole task, not the calls of one turn, so they are not read as turn labels",
+        ));
+    }
+    sessions
+}
+
+/// `task_<id>.trial_<n>`: runs repeat tasks, so the trial is part of the name.
+fn run_id(value: &Value, task_key: &str) -> String {
+    let task = value
+        .get(task_key)
+        .and_then(super::id_text)
+        .unwrap_or_else(|| "?".to_string());
+    match value.get("trial").and_then(super::id_text) {
+        Some(trial) => format!("task_{task}.trial_{trial}"),
+        None => format!("task_{task}"),
+    }
+}
+
+/// One τ²-bench simulation.
+fn simulation_session(
+    file: &str,
+    line: usize,
+    simulation: &Value,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Session {
+    let session_id = simulation
+        .get("id")
+        .and_then(super::id_text)
+        .unwrap_or_else(|| run_id(simulation, "task_id"));
+    let mut conversation = Conversation::new(session_id, file, line);
+    let mut user_call_ids = Vec::new();
+    let messages = simulation.get("messages").and_then(Value::as_array);
+    for (index, message) in messages.into_iter().flatten().enumerate() {
+        let place = format!("message {}", index + 1);
+        let content = || content_text(message.get("content").cloned().unwrap_or(Value::Null));
+        match str_field(message, "role") {
+            Some("user") => {
+                // A user message holding only the user simulator's own tool calls is no turn.
+                let text = content();
+                if !text.trim().is_empty() {
+                    conversation.user(text);
+                }
+                let calls = message.get("tool_calls").and_then(Value::as_array);
+                user_call_ids.extend(
+                    calls
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|c| c.get("id"))
+                        .cloned(),
+                );
+            }
+            Some("assistant") => {
+                conversation.assistant(content());
+                let calls = message.get("tool_calls").and_then(Value::as_array);
+                for call in calls.into_iter().flatten() {
+                    if str_field(call, "requestor") == Some("user") {
+                        user_call_ids.extend(call.get("id").cloned());
+                        continue;
+                    }
+                    conversation.call(
+                        call.get("id").and_then(super::id_text),
+                        str_field(call, "name"),
+                        super::conversation::args_from(call.get("arguments")),
+                        &place,
+                        diagnostics,
+                    );
+                }
+            }
+            Some("tool") => {
+                let id = message.get("id");
+                if str_field(message, "requestor") == Some("user")
+                    || id.is_some_and(|id| user_call_ids.contains(id))
+                {
+                    continue;
+                }
+                conversation.result(
+                    id.and_then(super::id_text),
+                    Some(content()),
+                    message.get("error").and_then(Value::as_bool),
+                    &place,
+                    diagnostics,
+                );
+            }
+            _ => {}
+        }
+    }
+    conversation.finish()
+}
