@@ -312,7 +312,8 @@ fn Guide() -> impl IntoView {
         (
             "Traces",
             "toolscope sessions, OpenAI Chat Completions and Responses logs, Anthropic Messages, \
-             Gemini, OpenTelemetry GenAI and OpenInference (Phoenix) spans, Langfuse exports.",
+             Gemini, OpenTelemetry GenAI and OpenInference (Phoenix) spans, Langfuse exports, \
+             Inspect logs (.json and .eval), BFCL questions and answers, τ-bench runs.",
             r#"{"session_id": "s1", "events": [{"type": "tool_use", "name": "lookup_order", "args": {...}}]}"#,
         ),
         (

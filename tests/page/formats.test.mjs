@@ -11,18 +11,21 @@ import {
 
 const FORMATS = join(ROOT, 'crates', 'toolscope-core', 'tests', 'fixtures', 'formats');
 
-/** One real sample per family: the first data file of each fixture directory. */
+/**
+ * One real sample per family (the first data file of each fixture directory), and every binary
+ * `.eval` archive (Inspect), which the page reads as bytes like any other file.
+ */
 function samples() {
   if (!existsSync(FORMATS)) return [];
   return readdirSync(FORMATS, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && entry.name !== 'same_conversation')
-    .map((entry) => {
+    .flatMap((entry) => {
       const files = readdirSync(join(FORMATS, entry.name))
         .filter((name) => /\.(json|jsonl|eval)$/.test(name))
         .sort();
-      return files.length ? join(FORMATS, entry.name, files[0]) : null;
-    })
-    .filter(Boolean);
+      const archives = files.filter((name) => name.endsWith('.eval') && name !== files[0]);
+      return [files[0], ...archives].filter(Boolean).map((name) => join(FORMATS, entry.name, name));
+    });
 }
 
 let server;
