@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use toolscope_core::Severity;
 
+use super::table::header;
 use crate::state::AppState;
 
 /// The inputs view.
@@ -64,14 +65,7 @@ pub fn InputsView() -> impl IntoView {
                 view! {
                     <div class="table-wrap">
                         <table class="table" data-testid="drift">
-                            <thead>
-                                <tr>
-                                    <th scope="col">"Tool"</th>
-                                    <th scope="col">"Difference"</th>
-                                    <th scope="col" class="num">"Sessions"</th>
-                                    <th scope="col">"For example"</th>
-                                </tr>
-                            </thead>
+                            {header(&[("Tool", false), ("Difference", false), ("Sessions", true), ("For example", false)])}
                             <tbody>
                                 {drift
                                     .into_iter()

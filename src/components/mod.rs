@@ -10,3 +10,4 @@ mod problems;
 mod progress;
 mod selection;
 mod session;
+mod table;

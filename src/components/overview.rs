@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use toolscope_core::checks::problem::ProblemKind;
 use toolscope_core::metrics::rate::Rate;
 
+use super::table::header;
 use crate::format::{count_of, percent};
 use crate::route::View;
 use crate::state::AppState;
@@ -121,14 +122,7 @@ pub fn Overview() -> impl IntoView {
             <h2>"Problems by kind"</h2>
             <div class="table-wrap">
                 <table class="table" data-testid="by-kind">
-                    <thead>
-                        <tr>
-                            <th scope="col">"Kind"</th>
-                            <th scope="col" class="num">"Problems"</th>
-                            <th scope="col" class="num">"Calls"</th>
-                            <th scope="col" class="num">"Sessions"</th>
-                        </tr>
-                    </thead>
+                    {header(&[("Kind", false), ("Problems", true), ("Calls", true), ("Sessions", true)])}
                     <tbody>
                         {summary
                             .by_kind
@@ -155,14 +149,7 @@ pub fn Overview() -> impl IntoView {
             <h2>"Tools called"</h2>
             <div class="table-wrap">
                 <table class="table" data-testid="tool-usage">
-                    <thead>
-                        <tr>
-                            <th scope="col">"Tool"</th>
-                            <th scope="col" class="num">"Calls"</th>
-                            <th scope="col" class="num">"With problems"</th>
-                            <th scope="col" class="num">"Error results"</th>
-                        </tr>
-                    </thead>
+                    {header(&[("Tool", false), ("Calls", true), ("With problems", true), ("Error results", true)])}
                     <tbody>
                         {report
                             .tools

@@ -8,6 +8,7 @@ use toolscope_core::metrics::selection::Selection;
 use toolscope_core::report::csv::per_tool_csv;
 
 use super::charts::{ConfusionChart, PrecisionRecallChart};
+use super::table::header;
 use crate::download::save;
 use crate::format::{count_of, decimal, percent};
 use crate::route::Scale;
@@ -175,16 +176,7 @@ fn CellTurns(outcomes: Vec<TurnOutcome>) -> impl IntoView {
                 </div>
                 <div class="table-wrap">
                     <table class="table">
-                        <thead>
-                            <tr>
-                                <th scope="col">"Session"</th>
-                                <th scope="col" class="num">"Turn"</th>
-                                <th scope="col">"Agent"</th>
-                                <th scope="col">"Label"</th>
-                                <th scope="col">"Called"</th>
-                                <th scope="col">"Arguments"</th>
-                            </tr>
-                        </thead>
+                        {header(&[("Session", false), ("Turn", true), ("Agent", false), ("Label", false), ("Called", false), ("Arguments", false)])}
                         <tbody>
                             {turns
                                 .into_iter()
@@ -235,20 +227,7 @@ fn PerToolTable(selection: Selection) -> impl IntoView {
     view! {
         <div class="table-wrap">
             <table class="table" data-testid="per-tool">
-                <thead>
-                    <tr>
-                        <th scope="col">"Tool"</th>
-                        <th scope="col" class="num">"TP"</th>
-                        <th scope="col" class="num">"FP"</th>
-                        <th scope="col" class="num">"FN"</th>
-                        <th scope="col" class="num">"Precision"</th>
-                        <th scope="col" class="num">"95 % interval"</th>
-                        <th scope="col" class="num">"Recall"</th>
-                        <th scope="col" class="num">"95 % interval"</th>
-                        <th scope="col" class="num">"F1"</th>
-                        <th scope="col" class="num">"Support"</th>
-                    </tr>
-                </thead>
+                {header(&[("Tool", false), ("TP", true), ("FP", true), ("FN", true), ("Precision", true), ("95 % interval", true), ("Recall", true), ("95 % interval", true), ("F1", true), ("Support", true)])}
                 <tbody>
                     {selection
                         .per_tool

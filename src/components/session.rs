@@ -7,6 +7,7 @@ use toolscope_core::checks::problem::Problem;
 use toolscope_core::metrics::outcome::TurnOutcome;
 use toolscope_core::model::{event_positions, Args, Event, ResultStatus, Session};
 
+use super::table::header;
 use crate::state::AppState;
 
 /// Sessions listed at most in the chooser before "show more".
@@ -44,16 +45,7 @@ fn SessionList() -> impl IntoView {
             <p class="hint">"Sessions, worst first. Open one to see its events."</p>
             <div class="table-wrap">
                 <table class="table" data-testid="session-list">
-                    <thead>
-                        <tr>
-                            <th scope="col">"Session"</th>
-                            <th scope="col">"Agent"</th>
-                            <th scope="col" class="num">"Turns"</th>
-                            <th scope="col" class="num">"Calls"</th>
-                            <th scope="col" class="num">"Problems"</th>
-                            <th scope="col" class="num">"Tool errors"</th>
-                        </tr>
-                    </thead>
+                    {header(&[("Session", false), ("Agent", false), ("Turns", true), ("Calls", true), ("Problems", true), ("Tool errors", true)])}
                     <tbody>
                         {report
                             .sessions

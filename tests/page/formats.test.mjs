@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, dirname, basename } from 'node:path';
 import {
-  serve, launch, open, loadFiles, cliReport, downloadText, ROOT,
+  useBrowser, open, loadFiles, cliReport, downloadText, ROOT,
 } from './support.mjs';
 
 const FORMATS = join(ROOT, 'crates', 'toolscope-core', 'tests', 'fixtures', 'formats');
@@ -28,18 +28,7 @@ function samples() {
     });
 }
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = useBrowser(before, after);
 
 test('there is a real sample for each family', () => {
   assert.ok(samples().length >= 5, `samples: ${samples().join(', ')}`);
@@ -48,7 +37,7 @@ test('there is a real sample for each family', () => {
 for (const path of samples()) {
   test(`a real ${basename(dirname(path))} export gives the CLI's report (${basename(path)})`, async () => {
     const errors = [];
-    const page = await open(browser, server.url, errors);
+    const page = await open(shared.browser, shared.server.url, errors);
     await loadFiles(page, [path]);
     const { text } = await downloadText(page, () => page.getByTestId('download-report-json').click());
     const expected = JSON.parse(cliReport(dirname(path), { traces: [basename(path)] }));

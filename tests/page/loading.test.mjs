@@ -7,27 +7,16 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  serve, launch, open, waitForReport, cliReport, card, dropFiles, FIXTURES,
+  useBrowser, open, waitForReport, cliReport, card, dropFiles, FIXTURES,
 } from './support.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = useBrowser(before, after);
 
 const fixture = async (dir, name) => ({ name, text: await readFile(join(FIXTURES, dir, name), 'utf8') });
 
 test('a dropped broken file shows each diagnostic with its line while the rest loads', async () => {
   const errors = [];
-  const page = await open(browser, server.url, errors);
+  const page = await open(shared.browser, shared.server.url, errors);
   await dropFiles(page, [
     await fixture('seed', 'tools.json'),
     await fixture('bad', 'sessions.jsonl'),
@@ -54,7 +43,7 @@ test('a dropped broken file shows each diagnostic with its line while the rest l
 });
 
 test('roles are detected from content, shown with counts, and can be changed', async () => {
-  const page = await open(browser, server.url);
+  const page = await open(shared.browser, shared.server.url);
   // Names that say nothing: detection must read the content.
   const tools = await fixture('seed', 'tools.json');
   const labels = await fixture('seed', 'selection_labels.jsonl');
@@ -86,7 +75,7 @@ test('roles are detected from content, shown with counts, and can be changed', a
 });
 
 test('pasted JSON is analysed like a file', async () => {
-  const page = await open(browser, server.url);
+  const page = await open(shared.browser, shared.server.url);
   const calls = await fixture('seed', 'calls.json');
   await page.getByText('Paste JSON').click();
   await page.getByTestId('paste-input').fill(calls.text);
@@ -98,7 +87,7 @@ test('pasted JSON is analysed like a file', async () => {
 
 test('trace text that looks like HTML is shown as text and never becomes markup', async () => {
   const errors = [];
-  const page = await open(browser, server.url, errors);
+  const page = await open(shared.browser, shared.server.url, errors);
   const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
   const session = {
     session_id: 'hostile',
@@ -126,7 +115,7 @@ test('trace text that looks like HTML is shown as text and never becomes markup'
 });
 
 test('a trace format chosen in the page is used for the trace files', async () => {
-  const page = await open(browser, server.url);
+  const page = await open(shared.browser, shared.server.url);
   await dropFiles(page, [await fixture('seed', 'selection_sessions.jsonl')]);
   await waitForReport(page);
   assert.match(await page.getByTestId('file-summary').innerText(), /^traces \(native\), 6 sessions/);

@@ -170,3 +170,17 @@ export async function dropFiles(page, files) {
 export function percent(rate) {
   return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)} %`;
 }
+
+/** Starts the static server and Chromium before the file's tests and stops them after. */
+export function useBrowser(before, after) {
+  const shared = {};
+  before(async () => {
+    shared.server = await serve();
+    shared.browser = await launch();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    await shared.server?.close();
+  });
+  return shared;
+}

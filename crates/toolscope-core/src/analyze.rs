@@ -199,6 +199,17 @@ pub(crate) fn run(
     }
 }
 
+/// Tells `progress` how far a stage is, every [`PROGRESS_EVERY`] items.
+fn report_every(progress: &mut dyn FnMut(Progress), stage: Stage, index: usize, total: u64) {
+    if index.is_multiple_of(PROGRESS_EVERY) {
+        progress(Progress {
+            stage,
+            done: index as u64,
+            total,
+        });
+    }
+}
+
 /// The order roles are read in: what the checks need first.
 fn role_rank(role: Role) -> u8 {
     match role {
@@ -228,13 +239,7 @@ fn run_checks(
         .iter()
         .enumerate()
         .map(|(index, session)| {
-            if index % PROGRESS_EVERY == 0 {
-                progress(Progress {
-                    stage: Stage::Checking,
-                    done: index as u64,
-                    total,
-                });
-            }
+            report_every(progress, Stage::Checking, index, total);
             if let Some(catalog) = &file_catalog {
                 return (check_session(session, Some(catalog), rules), false);
             }
@@ -310,13 +315,7 @@ fn score_labels(
         .iter()
         .enumerate()
         .map(|(index, key)| {
-            if index % PROGRESS_EVERY == 0 {
-                progress(Progress {
-                    stage: Stage::Scoring,
-                    done: index as u64,
-                    total,
-                });
-            }
+            report_every(progress, Stage::Scoring, index, total);
             let label = &chosen[key];
             let session = by_id[label.session_id.as_str()];
             let turns = turn_cache

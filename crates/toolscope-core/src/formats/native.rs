@@ -69,7 +69,7 @@ pub fn read_reporting(
     let mut tool_lists = ToolLists::default();
     let count = split.records.len();
     for (index, record) in split.records.iter().enumerate() {
-        if index % PROGRESS_EVERY == 0 {
+        if index.is_multiple_of(PROGRESS_EVERY) {
             progress(index as f64 / count as f64);
         }
         match parse_record::<RawSession>(file, record, diagnostics) {
