@@ -17,6 +17,9 @@ pub type OnReply = Rc<dyn Fn(Reply)>;
 struct Running {
     worker: Worker,
     is_ready: bool,
+    /// Set when the worker reported an uncaught error: its engine may be in a broken state, so
+    /// the next request goes to a fresh worker.
+    is_broken: bool,
     queue: Vec<(String, Array)>,
     // Kept alive as long as the worker.
     _on_message: Closure<dyn FnMut(MessageEvent)>,
@@ -45,8 +48,13 @@ impl WorkerClient {
     pub fn send(&self, request: &Request, blobs: &[Blob]) {
         let text = serde_json::to_string(request).expect("requests serialise");
         let blob_array: Array = blobs.iter().collect();
-        if self.running.borrow().is_none() {
-            self.spawn();
+        let is_usable = self
+            .running
+            .borrow()
+            .as_ref()
+            .is_some_and(|running| !running.is_broken);
+        if !is_usable {
+            self.restart();
         }
         let mut running = self.running.borrow_mut();
         let Some(running) = running.as_mut() else {
@@ -114,6 +122,7 @@ impl WorkerClient {
         *self.running.borrow_mut() = Some(Running {
             worker,
             is_ready: false,
+            is_broken: false,
             queue: Vec::new(),
             _on_message: on_message,
             _on_error: on_error,
