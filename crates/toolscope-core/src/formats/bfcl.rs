@@ -21,7 +21,7 @@ use super::native::ToolLists;
 use super::python_literal::python_literal;
 use crate::diagnostic::Diagnostic;
 use crate::inputs::labels::{Expected, Label};
-use crate::json::{parse_record, Split, MAX_DEPTH};
+use crate::json::{parse_value, Split, MAX_DEPTH};
 use crate::model::{Origin, Session, NO_TOOL};
 
 /// Whether a record is a BFCL question or possible answer.
@@ -42,12 +42,8 @@ pub(crate) fn read(
     let mut labels = Vec::new();
     let mut tool_lists = ToolLists::default();
     for record in &split.records {
-        let value = match parse_record::<Value>(file, record, diagnostics) {
-            Ok(value) => value,
-            Err(diagnostic) => {
-                diagnostics.push(diagnostic);
-                continue;
-            }
+        let Some(value) = parse_value(file, record, diagnostics) else {
+            continue;
         };
         let origin = Origin {
             file: file.to_string(),

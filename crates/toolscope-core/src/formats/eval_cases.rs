@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::seed_calls::call_from_value;
 use crate::diagnostic::Diagnostic;
 use crate::inputs::labels::{label_from_value, Label};
-use crate::json::{parse_record, Split};
+use crate::json::{parse_value, Split};
 use crate::model::{Event, Origin, Session};
 
 /// Fields that may hold the agent's output calls, in order of preference.
@@ -28,12 +28,8 @@ pub fn read(
     let mut sessions = Vec::new();
     let mut labels = Vec::new();
     for record in &split.records {
-        let value = match parse_record::<Value>(file, record, diagnostics) {
-            Ok(value) => value,
-            Err(diagnostic) => {
-                diagnostics.push(diagnostic);
-                continue;
-            }
+        let Some(value) = parse_value(file, record, diagnostics) else {
+            continue;
         };
         let origin = Origin {
             file: file.to_string(),

@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::conversation::Conversation;
 use super::native::ToolLists;
 use crate::diagnostic::Diagnostic;
-use crate::json::{parse_record, Split};
+use crate::json::{parse_value, Split};
 use crate::model::Session;
 
 /// One provider API's message shapes.
@@ -102,12 +102,8 @@ pub(crate) fn read<D: Dialect>(
     let mut loose: Option<Conversation> = None;
     let mut loose_count = 0;
     for record in &split.records {
-        let value = match parse_record::<Value>(file, record, diagnostics) {
-            Ok(value) => value,
-            Err(diagnostic) => {
-                diagnostics.push(diagnostic);
-                continue;
-            }
+        let Some(value) = parse_value(file, record, diagnostics) else {
+            continue;
         };
         if D::is_message(&value) {
             let conversation =

@@ -25,7 +25,7 @@ use super::content_text;
 use super::conversation::{str_field, Conversation};
 use super::native::ToolLists;
 use crate::diagnostic::Diagnostic;
-use crate::json::{decode_text, parse_record, split_records, Split, MAX_DEPTH};
+use crate::json::{decode_text, parse_record, parse_value, split_records, Split, MAX_DEPTH};
 use crate::model::{Args, ErrorSource, Session};
 
 /// The largest sample a `.eval` archive may unpack to; bigger entries are left out (a ZIP bomb
@@ -54,12 +54,8 @@ pub(crate) fn read(
     let mut sessions = Vec::new();
     let mut tool_lists = ToolLists::default();
     for record in &split.records {
-        let value = match parse_record::<Value>(file, record, diagnostics) {
-            Ok(value) => value,
-            Err(diagnostic) => {
-                diagnostics.push(diagnostic);
-                continue;
-            }
+        let Some(value) = parse_value(file, record, diagnostics) else {
+            continue;
         };
         let samples = match value.get("samples") {
             Some(Value::Array(samples)) => samples.clone(),

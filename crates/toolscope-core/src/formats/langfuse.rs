@@ -30,7 +30,7 @@ use super::messages::items_of;
 use super::native::ToolLists;
 use super::otlp::{build_session, Span, SpanRole};
 use crate::diagnostic::Diagnostic;
-use crate::json::{parse_record, Split};
+use crate::json::{parse_value, Split};
 use crate::model::Session;
 
 /// Observation types Langfuse writes.
@@ -79,12 +79,8 @@ pub(crate) fn read(
         }
     };
     for record in &split.records {
-        let value = match parse_record::<Value>(file, record, diagnostics) {
-            Ok(value) => value,
-            Err(diagnostic) => {
-                diagnostics.push(diagnostic);
-                continue;
-            }
+        let Some(value) = parse_value(file, record, diagnostics) else {
+            continue;
         };
         let line = record.line;
         let list = value

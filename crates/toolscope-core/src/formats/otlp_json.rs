@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::otlp::Span;
 use crate::diagnostic::Diagnostic;
-use crate::json::{parse_record, Split};
+use crate::json::{parse_value, Split};
 
 /// Reads every span of the file; a record that holds none is an error at its line.
 pub(crate) fn read_spans(
@@ -21,12 +21,8 @@ pub(crate) fn read_spans(
     let mut spans = Vec::new();
     let stem = super::file_stem(file);
     for record in &split.records {
-        let value = match parse_record::<Value>(file, record, diagnostics) {
-            Ok(value) => value,
-            Err(diagnostic) => {
-                diagnostics.push(diagnostic);
-                continue;
-            }
+        let Some(value) = parse_value(file, record, diagnostics) else {
+            continue;
         };
         let before = spans.len();
         if let Some(resources) = value.get("resourceSpans").and_then(Value::as_array) {

@@ -4,19 +4,15 @@
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
-use crate::json::{parse_record, Split};
+use crate::json::{parse_value, Split};
 use crate::model::{Args, Event, Origin, Session, ToolCall};
 
 /// Reads the calls; an element that is not a call is a diagnostic and the others are kept.
 pub fn read(file: &str, split: &Split<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Session> {
     let mut events = Vec::with_capacity(split.records.len());
     for record in &split.records {
-        let value = match parse_record::<Value>(file, record, diagnostics) {
-            Ok(value) => value,
-            Err(diagnostic) => {
-                diagnostics.push(diagnostic);
-                continue;
-            }
+        let Some(value) = parse_value(file, record, diagnostics) else {
+            continue;
         };
         match call_from_value(value) {
             Ok(call) => events.push(Event::ToolUse(call)),

@@ -24,7 +24,7 @@ use serde_json::Value;
 use super::content_text;
 use super::conversation::{str_field, Conversation};
 use crate::diagnostic::Diagnostic;
-use crate::json::{parse_record, Split};
+use crate::json::{parse_value, Split};
 use crate::model::Session;
 
 /// Whether a record is a τ-bench run or a τ²-bench results file.
@@ -42,12 +42,8 @@ pub(crate) fn read(
     let mut sessions = Vec::new();
     let mut actions_seen = None;
     for record in &split.records {
-        let value = match parse_record::<Value>(file, record, diagnostics) {
-            Ok(value) => value,
-            Err(diagnostic) => {
-                diagnostics.push(diagnostic);
-                continue;
-            }
+        let Some(value) = parse_value(file, record, diagnostics) else {
+            continue;
         };
         let line = record.line;
         if let Some(traj) = value.get("traj").and_then(Value::as_array) {

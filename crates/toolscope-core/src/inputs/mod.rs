@@ -7,7 +7,7 @@ pub mod rules;
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
-use crate::json::{decode_text, parse_record, split_records, Record};
+use crate::json::{decode_text, parse_value, split_records, Record};
 
 /// Reads every record of a file as a JSON value, each with the line it starts on; records that
 /// are not JSON become diagnostics and the others are still returned.
@@ -21,15 +21,9 @@ pub(crate) fn read_values(
     let values = split
         .records
         .iter()
-        .filter_map(
-            |record: &Record<'_>| match parse_record::<Value>(file, record, diagnostics) {
-                Ok(value) => Some((record.line, value)),
-                Err(diagnostic) => {
-                    diagnostics.push(diagnostic);
-                    None
-                }
-            },
-        )
+        .filter_map(|record: &Record<'_>| {
+            parse_value(file, record, diagnostics).map(|value| (record.line, value))
+        })
         .collect();
     (split.layout, values)
 }

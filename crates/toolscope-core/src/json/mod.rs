@@ -91,3 +91,19 @@ pub fn parse_record<T: DeserializeOwned>(
         Err(error) => lenient::recover(file, record, error, warnings),
     }
 }
+
+/// [`parse_record`] into a JSON value for readers that keep going past a bad record: the
+/// failure becomes one more diagnostic and the record is skipped (None).
+pub fn parse_value(
+    file: &str,
+    record: &Record<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<serde_json::Value> {
+    match parse_record(file, record, diagnostics) {
+        Ok(value) => Some(value),
+        Err(diagnostic) => {
+            diagnostics.push(diagnostic);
+            None
+        }
+    }
+}
