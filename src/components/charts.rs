@@ -5,7 +5,8 @@
 
 use leptos::html;
 use leptos::prelude::*;
-use plotters::prelude::IntoDrawingArea;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use plotters_canvas::CanvasBackend;
 use toolscope_charts::{
     draw_heatmap, draw_precision_recall, heatmap_size, heatmap_svg, pr_chart_size,
@@ -20,11 +21,15 @@ use crate::download::{save, save_blob};
 use crate::route::Scale;
 use crate::state::AppState;
 
-/// Sizes the canvas to `size`, one canvas pixel per CSS pixel.
-fn prepare(canvas: &HtmlCanvasElement, (width, height): (u32, u32)) {
+/// Sizes the canvas to `size` (one canvas pixel per CSS pixel) and returns its drawing area.
+fn drawing_area(
+    canvas: &HtmlCanvasElement,
+    (width, height): (u32, u32),
+) -> Option<DrawingArea<CanvasBackend, Shift>> {
     canvas.set_width(width);
     canvas.set_height(height);
     let _ = canvas.set_attribute("style", &format!("width: {width}px; height: {height}px"));
+    Some(CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area())
 }
 
 /// The charts' palette: dark when the page is (the stylesheet follows the same media query).
@@ -85,11 +90,9 @@ pub fn ConfusionChart(confusion: Confusion) -> impl IntoView {
             return;
         };
         confusion.with_value(|confusion| {
-            prepare(&canvas, heatmap_size(confusion, &style));
-            let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+            let Some(area) = drawing_area(&canvas, heatmap_size(confusion, &style)) else {
                 return;
             };
-            let area = backend.into_drawing_area();
             if let Ok(drawn) = draw_heatmap(&area, confusion, &style) {
                 let _ = canvas.set_attribute("data-origin-x", &drawn.origin.0.to_string());
                 let _ = canvas.set_attribute("data-origin-y", &drawn.origin.1.to_string());
@@ -223,11 +226,10 @@ pub fn PrecisionRecallChart(rows: Vec<ToolRow>) -> impl IntoView {
             return;
         };
         rows.with_value(|rows| {
-            prepare(&canvas, pr_chart_size(rows));
-            let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+            let Some(area) = drawing_area(&canvas, pr_chart_size(rows)) else {
                 return;
             };
-            if let Ok(drawn) = draw_precision_recall(&backend.into_drawing_area(), rows, &style) {
+            if let Ok(drawn) = draw_precision_recall(&area, rows, &style) {
                 layout.set_value(Some(drawn));
             }
         });
