@@ -292,34 +292,57 @@ ensure_node_deps() {
     touch "$stamp"
 }
 
-# Python packages the tests compare against (scikit-learn's metrics, the jsonschema reference).
-# Into the current python3 if pip may install there, else into a venv in .tools/venv (Debian's
-# system python refuses pip installs, PEP 668).
+# Python packages the tests compare against (scikit-learn's metrics, the jsonschema reference,
+# BFCL's AST checker). Into the current python3 if pip may install there, else into a venv in
+# .tools/venv (Debian's system python refuses pip installs, PEP 668). bfcl-eval is pinned and
+# installed without its dependencies (model clients, torch): its checker needs none of them.
 PYTHON_PACKAGES=(scikit-learn jsonschema)
 PYTHON_MODULES="import sklearn, jsonschema"
-ensure_python_deps() {
+BFCL_EVAL_VERSION="2026.3.23"
+BFCL_EVAL_CHECK="import importlib.metadata as m; assert m.version('bfcl-eval') == '$BFCL_EVAL_VERSION'"
+
+# use_venv: switch python3 to the venv in .tools/venv, creating it if needed.
+use_venv() {
     local venv="$ROOT/.tools/venv"
-    if [ -x "$venv/bin/python3" ]; then
-        export PATH="$venv/bin:$PATH"
+    if [ ! -x "$venv/bin/python3" ]; then
+        say "python3 is externally managed: using a venv in .tools/venv"
+        python3 -m venv "$venv" >/dev/null 2>&1 || {
+            apt_install python3-venv
+            python3 -m venv "$venv"
+        }
+    fi
+    export PATH="$venv/bin:$PATH"
+}
+
+# pip_install ARGS…: pip install into python3, or into the venv when python3 refuses.
+pip_install() {
+    if ! python3 -m pip install --quiet --disable-pip-version-check "$@" 2>/dev/null; then
+        use_venv
+        python3 -m pip install --quiet --disable-pip-version-check "$@"
+    fi
+}
+
+ensure_python_deps() {
+    if [ -x "$ROOT/.tools/venv/bin/python3" ]; then
+        export PATH="$ROOT/.tools/venv/bin:$PATH"
     fi
     if ! command -v python3 >/dev/null 2>&1; then
         apt_install python3 python3-pip python3-venv
     fi
     if ! python3 -c "$PYTHON_MODULES" >/dev/null 2>&1; then
         say "pip install ${PYTHON_PACKAGES[*]}"
-        if ! python3 -m pip install --quiet --disable-pip-version-check "${PYTHON_PACKAGES[@]}" 2>/dev/null; then
-            say "python3 is externally managed: using a venv in .tools/venv"
-            python3 -m venv "$venv" >/dev/null 2>&1 || {
-                apt_install python3-venv
-                python3 -m venv "$venv"
-            }
-            "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check "${PYTHON_PACKAGES[@]}"
-            export PATH="$venv/bin:$PATH"
-        fi
+        pip_install "${PYTHON_PACKAGES[@]}"
         python3 -c "$PYTHON_MODULES" || die "python packages ${PYTHON_PACKAGES[*]} not importable"
+    fi
+    if ! python3 -c "$BFCL_EVAL_CHECK" >/dev/null 2>&1; then
+        say "pip install --no-deps bfcl-eval==$BFCL_EVAL_VERSION"
+        # A venv made for it lacks the packages above: install them there too.
+        pip_install --no-deps "bfcl-eval==$BFCL_EVAL_VERSION"
+        python3 -c "$PYTHON_MODULES" >/dev/null 2>&1 || pip_install "${PYTHON_PACKAGES[@]}"
+        python3 -c "$BFCL_EVAL_CHECK" || die "bfcl-eval $BFCL_EVAL_VERSION not importable"
     fi
     # Tests that compare against Python run this interpreter (it may be the venv's).
     TOOLSCOPE_PYTHON="$(command -v python3)"
     export TOOLSCOPE_PYTHON
-    say "python $(python3 -c 'import platform; print(platform.python_version())') with ${PYTHON_PACKAGES[*]} ... ok"
+    say "python $(python3 -c 'import platform; print(platform.python_version())') with ${PYTHON_PACKAGES[*]} bfcl-eval ... ok"
 }

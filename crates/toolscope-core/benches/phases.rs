@@ -180,6 +180,7 @@ fn main() {
                     turn,
                     session.agent_id.as_deref(),
                     ArgsMode::Exact,
+                    session.tools.as_deref().map(Vec::as_slice),
                 ))
             })
             .collect::<Vec<_>>()

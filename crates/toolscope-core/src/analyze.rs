@@ -184,8 +184,17 @@ pub(crate) fn run(
     } else {
         drift::compare(&sessions, &catalog_tools)
     };
-    let outcomes = (!labels.is_empty())
-        .then(|| score_labels(&sessions, labels, options, &mut diagnostics, progress));
+    let catalog = (!catalog_files.is_empty()).then_some(catalog_tools.as_slice());
+    let outcomes = (!labels.is_empty()).then(|| {
+        score_labels(
+            &sessions,
+            labels,
+            catalog,
+            options,
+            &mut diagnostics,
+            progress,
+        )
+    });
     let order: Vec<InputFile<'_>> = ordered.into_iter().copied().collect();
     sort_diagnostics(&mut diagnostics, &order);
     Parts {
@@ -255,9 +264,12 @@ fn run_checks(
 }
 
 /// Scores every labelled turn; labels that match no session or turn become diagnostics.
+/// Tool definitions for argument labels: the catalog files' when given, else the session's own
+/// (as for the checks).
 fn score_labels(
     sessions: &[Session],
     labels: Vec<Label>,
+    catalog: Option<&[ToolDef]>,
     options: &Options,
     diagnostics: &mut Vec<Diagnostic>,
     progress: &mut dyn FnMut(Progress),
@@ -326,6 +338,7 @@ fn score_labels(
                 &turns[label.turn],
                 session.agent_id.as_deref(),
                 options.args_mode,
+                catalog.or(session.tools.as_deref().map(Vec::as_slice)),
             )
         })
         .collect()

@@ -111,6 +111,10 @@ fn render(file: &str, bytes: &[u8]) -> (Option<TraceFormat>, String) {
             let args = serde_json::to_string(args).unwrap();
             write!(out, ", args {}", short(&args, 120)).unwrap();
         }
+        if let Some(acceptable) = &label.acceptable_args {
+            let acceptable = serde_json::to_string(acceptable).unwrap();
+            write!(out, ", acceptable {}", short(&acceptable, 160)).unwrap();
+        }
         if let Some(success) = label.task_success {
             write!(out, ", task_success {success}").unwrap();
         }

@@ -9,10 +9,11 @@
 //! {"id": "parallel_0", "ground_truth": [{"spotify.play": {"artist": ["Taylor Swift"], "duration": [20]}}]}
 //! ```
 //! BFCL's parameter types (`dict`, `float`, `tuple`, `any`, Java's `String`, `HashMap`, `long`, …)
-//! are read as JSON Schema's. A ground truth lists the acceptable values of each argument; the
-//! label takes the first one that is not `""` (the "may be omitted" marker) and leaves out
-//! arguments that may only be omitted. Irrelevance questions are labelled "no call".
-//! Multi-turn ground truths (Python call strings per turn) label each turn with its calls.
+//! are read as JSON Schema's. A ground truth lists the acceptable values of each argument (`""`
+//! marks one that may be left out); the label keeps them as `acceptable_args`, judged as BFCL's
+//! AST checker judges them ([`crate::metrics::acceptable`]), parallel calls in any order.
+//! Irrelevance questions are labelled "no call". Multi-turn ground truths (Python call strings
+//! per turn) label each turn with its calls and their exact arguments.
 
 use serde_json::{Map, Value};
 
@@ -80,7 +81,7 @@ pub(crate) fn read(
             }
             sessions.push(conversation.finish());
             if id.contains("irrelevance") {
-                labels.push(label(&id, 0, Vec::new(), Some(Vec::new()), false, &origin));
+                labels.push(label(&id, 0, Vec::new(), Args::Unknown, false, &origin));
             }
         } else {
             diagnostics.push(error(format!(
@@ -92,13 +93,23 @@ pub(crate) fn read(
     (sessions, labels)
 }
 
+/// What a BFCL label says of the arguments.
+enum Args {
+    /// None (irrelevance: no call), or not readable.
+    Unknown,
+    /// Exact values per call (multi-turn).
+    Exact(Vec<Value>),
+    /// Acceptable values per parameter per call (single-turn possible answers).
+    Acceptable(Vec<Map<String, Value>>),
+}
+
 /// A turn's label; `is_ordered` when its calls must come in order (multi-turn), so the first
 /// is the expected first call.
 fn label(
     id: &str,
     turn: usize,
     tools: Vec<String>,
-    args: Option<Vec<Value>>,
+    args: Args,
     is_ordered: bool,
     origin: &Origin,
 ) -> Label {
@@ -121,17 +132,20 @@ fn label(
             }
         }
     };
+    let (expected_args_list, acceptable_args) = match args {
+        Args::Unknown => (None, None),
+        Args::Exact(list) => (Some(list), None),
+        Args::Acceptable(list) => (None, Some(list)),
+    };
     Label {
         session_id: id.to_string(),
         turn,
-        expected_args: match (&tools[..], &args) {
-            ([_], Some(args)) => args.first().cloned(),
-            _ => None,
-        },
+        expected_args: None,
         expected_tool,
         should_not_call: Vec::new(),
         expected_tools: Some(tools),
-        expected_args_list: args,
+        expected_args_list,
+        acceptable_args,
         task_success: None,
         origin: origin.clone(),
     }
@@ -157,43 +171,37 @@ fn answer_labels(id: &str, truth: &Value, origin: &Origin) -> Result<Vec<Label>,
                     tools.push(name);
                     args.push(call_args);
                 }
-                let args = args
-                    .iter()
-                    .all(Option::is_some)
-                    .then(|| args.into_iter().flatten().collect());
+                let args = match args.into_iter().collect::<Option<Vec<Value>>>() {
+                    Some(args) => Args::Exact(args),
+                    None => Args::Unknown,
+                };
                 Ok(label(id, turn, tools, args, true, origin))
             })
             .collect();
     }
     let mut tools = Vec::new();
     let mut args = Vec::new();
+    const SHAPE: &str = "an expected call is {\"name\": {\"param\": [acceptable values]}}";
     for entry in entries {
-        let Some((name, params)) = entry.as_object().and_then(|map| map.iter().next()) else {
-            return Err("an expected call is {\"name\": {\"param\": [values]}}".into());
+        let Some((name, Value::Object(params))) =
+            entry.as_object().and_then(|map| map.iter().next())
+        else {
+            return Err(SHAPE.into());
         };
-        tools.push(name.clone());
-        args.push(chosen_args(params));
-    }
-    Ok(vec![label(id, 0, tools, Some(args), false, origin)])
-}
-
-/// For each parameter, the first acceptable value other than `""` (optional); parameters that
-/// may only be omitted are left out. Dict values hold acceptable-value lists one level down.
-fn chosen_args(params: &Value) -> Value {
-    let mut chosen = Map::new();
-    for (param, acceptable) in params.as_object().into_iter().flatten() {
-        let first = acceptable
-            .as_array()
-            .and_then(|values| values.iter().find(|value| value.as_str() != Some("")));
-        if let Some(value) = first {
-            let value = match value {
-                Value::Object(_) => chosen_args(value),
-                other => other.clone(),
-            };
-            chosen.insert(param.clone(), value);
+        if !params.values().all(Value::is_array) {
+            return Err(format!("{name}: {SHAPE}"));
         }
+        tools.push(name.clone());
+        args.push(params.clone());
     }
-    Value::Object(chosen)
+    Ok(vec![label(
+        id,
+        0,
+        tools,
+        Args::Acceptable(args),
+        false,
+        origin,
+    )])
 }
 
 /// A Python call string `name(key=value, ...)`: its name, and its keyword arguments (None when
@@ -249,8 +257,9 @@ fn split_arguments(inner: &str) -> Option<Vec<&str>> {
     Some(arguments)
 }
 
-/// BFCL function docs as catalog definitions with JSON Schema type names.
-fn functions_as_schema(functions: &Value) -> Value {
+/// BFCL function docs (`[{"name", "description", "parameters"}]`) with JSON Schema type names,
+/// as a catalog or a session's `tools` reads them.
+pub fn functions_as_schema(functions: &Value) -> Value {
     let mut converted = functions.clone();
     for function in converted.as_array_mut().into_iter().flatten() {
         if let Some(parameters) = function.get_mut("parameters") {
@@ -332,11 +341,16 @@ mod tests {
     }
 
     #[test]
-    fn acceptable_values_pick_the_first_that_is_not_the_optional_marker() {
+    fn possible_answers_become_acceptable_args() {
+        let origin = Origin::default();
+        let truth = json!([{"f": {"base": [10], "unit": ["", "units"]}}, {"g": {}}]);
+        let labels = answer_labels("parallel_multiple_0", &truth, &origin).unwrap();
         assert_eq!(
-            chosen_args(&json!({"base": [10], "unit": ["", "units"], "limit": [""],
-                "conditions": [{"school": ["", "Bluebird HS"]}]})),
-            json!({"base": 10, "unit": "units", "conditions": {"school": "Bluebird HS"}})
+            labels[0].expected_tools.as_deref(),
+            Some(&["f".to_string(), "g".into()][..])
         );
+        let acceptable = labels[0].acceptable_args.as_ref().unwrap();
+        assert_eq!(acceptable[0]["unit"], json!(["", "units"]));
+        assert!(answer_labels("x", &json!([{"f": {"base": 10}}]), &origin).is_err());
     }
 }

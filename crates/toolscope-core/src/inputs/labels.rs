@@ -3,12 +3,19 @@
 //! JSON Lines (or an array) of
 //! `{"session_id", "turn"?: 0, "expected_tool": name | [acceptable, ...] | "none",
 //!   "expected_args"?, "should_not_call"?, "expected_tools"?, "expected_args_list"?,
-//!   "task_success"?}`.
+//!   "acceptable_args"?, "task_success"?}`.
 //! Without `expected_tool`, the first of `expected_tools` is the expected first call (an empty
 //! `expected_tools` means "none").
+//!
+//! `acceptable_args` states arguments as BFCL does: per parameter a list of acceptable values,
+//! `""` among them meaning it may be left out, compared as [`crate::metrics::acceptable`]
+//! describes. One object for the one expected call, or a list with one object per
+//! `expected_tools` entry (matched in any order):
+//! `{"session_id": "s1", "expected_tool": "get_weather",
+//!   "acceptable_args": {"city": ["Paris", "Paris, France"], "unit": ["", "celsius"]}}`.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
 use crate::model::{Origin, NO_TOOL};
@@ -62,6 +69,9 @@ pub struct Label {
     /// Arguments for each of `expected_tools`.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub expected_args_list: Option<Vec<Value>>,
+    /// Acceptable values per parameter for each expected call (BFCL's possible answers).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub acceptable_args: Option<Vec<Map<String, Value>>>,
     /// Whether the task as a whole succeeded.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub task_success: Option<bool>,
@@ -100,6 +110,7 @@ struct RawLabel {
     should_not_call: Vec<String>,
     expected_tools: Option<Vec<String>>,
     expected_args_list: Option<Vec<Value>>,
+    acceptable_args: Option<Value>,
     task_success: Option<bool>,
 }
 
@@ -170,6 +181,10 @@ pub fn label_from_value(value: Value, origin: Origin) -> Result<Label, String> {
             ));
         }
     }
+    let acceptable_args = raw
+        .acceptable_args
+        .map(|value| acceptable_args(value, &expected_tool, raw.expected_tools.as_deref()))
+        .transpose()?;
     Ok(Label {
         session_id,
         turn: raw.turn.unwrap_or(0),
@@ -178,9 +193,51 @@ pub fn label_from_value(value: Value, origin: Origin) -> Result<Label, String> {
         should_not_call: raw.should_not_call,
         expected_tools: raw.expected_tools,
         expected_args_list: raw.expected_args_list,
+        acceptable_args,
         task_success: raw.task_success,
         origin,
     })
+}
+
+/// `acceptable_args`: one object for a single expected call, or one per `expected_tools`.
+fn acceptable_args(
+    value: Value,
+    expected_tool: &Expected,
+    expected_tools: Option<&[String]>,
+) -> Result<Vec<Map<String, Value>>, String> {
+    let calls = match value {
+        Value::Object(one) => vec![Value::Object(one)],
+        Value::Array(list) => list,
+        _ => return Err("\"acceptable_args\" is an object or a list of objects".to_string()),
+    };
+    let wanted = match expected_tools {
+        Some(tools) => tools.len(),
+        None if expected_tool.primary() == NO_TOOL => 0,
+        None => 1,
+    };
+    if calls.len() != wanted {
+        return Err(format!(
+            "\"acceptable_args\" has {} entries for {wanted} expected call{}",
+            calls.len(),
+            if wanted == 1 { "" } else { "s" }
+        ));
+    }
+    calls
+        .into_iter()
+        .map(|call| match call {
+            Value::Object(params)
+                if params
+                    .values()
+                    .all(|values| matches!(values, Value::Array(_))) =>
+            {
+                Ok(params)
+            }
+            _ => Err(
+                "each \"acceptable_args\" entry maps a parameter to a list of acceptable values"
+                    .to_string(),
+            ),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -223,6 +280,26 @@ mod tests {
             .unwrap_err()
             .contains("expected_tool"));
         assert!(label(json!({"session_id": "s", "expected_tool": 3})).is_err());
+    }
+
+    #[test]
+    fn acceptable_args_are_one_object_or_one_per_expected_call() {
+        let one = label(json!({"session_id": "s", "expected_tool": "f",
+            "acceptable_args": {"a": [1, 1.5], "b": ["", "x"]}}))
+        .unwrap();
+        assert_eq!(one.acceptable_args.unwrap()[0]["b"], json!(["", "x"]));
+        let two = label(json!({"session_id": "s", "expected_tools": ["f", "g"],
+            "acceptable_args": [{"a": [1]}, {}]}))
+        .unwrap();
+        assert_eq!(two.acceptable_args.unwrap().len(), 2);
+        let error = label(json!({"session_id": "s", "expected_tools": ["f", "g"],
+            "acceptable_args": {"a": [1]}}))
+        .unwrap_err();
+        assert!(error.contains("1 entries for 2 expected calls"), "{error}");
+        let error = label(json!({"session_id": "s", "expected_tool": "f",
+            "acceptable_args": {"a": 1}}))
+        .unwrap_err();
+        assert!(error.contains("list of acceptable values"), "{error}");
     }
 
     #[test]

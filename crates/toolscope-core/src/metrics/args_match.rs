@@ -43,22 +43,34 @@ pub fn all_matched(
     expected: &[(&str, &Value)],
     mode: ArgsMode,
 ) -> bool {
+    let names: Vec<&str> = expected.iter().map(|(tool, _)| *tool).collect();
+    all_matched_by(actual, &names, &|index, args| {
+        args_match(args, expected[index].1, mode)
+    })
+}
+
+/// Whether every expected tool can be matched to a distinct actual call of that tool whose
+/// arguments `fits(expected index, arguments)`, in any order: a full matching (backtracking),
+/// so one call never stands for two expectations.
+pub fn all_matched_by(
+    actual: &[(&str, Option<&Value>)],
+    expected: &[&str],
+    fits: &dyn Fn(usize, &Value) -> bool,
+) -> bool {
     fn assign(
         index: usize,
         actual: &[(&str, Option<&Value>)],
-        expected: &[(&str, &Value)],
+        expected: &[&str],
         used: &mut Vec<bool>,
-        mode: ArgsMode,
+        fits: &dyn Fn(usize, &Value) -> bool,
     ) -> bool {
-        let Some(&(tool, args)) = expected.get(index) else {
+        let Some(&tool) = expected.get(index) else {
             return true;
         };
         for (slot, &(name, value)) in actual.iter().enumerate() {
-            let fits =
-                !used[slot] && name == tool && value.is_some_and(|v| args_match(v, args, mode));
-            if fits {
+            if !used[slot] && name == tool && value.is_some_and(|v| fits(index, v)) {
                 used[slot] = true;
-                if assign(index + 1, actual, expected, used, mode) {
+                if assign(index + 1, actual, expected, used, fits) {
                     return true;
                 }
                 used[slot] = false;
@@ -67,7 +79,7 @@ pub fn all_matched(
         false
     }
     let mut used = vec![false; actual.len()];
-    assign(0, actual, expected, &mut used, mode)
+    assign(0, actual, expected, &mut used, fits)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Metrics of tool selection against labels.
 
+pub mod acceptable;
 pub mod args_match;
 pub mod outcome;
 pub mod rate;

@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::args_match::{all_matched, args_match, ArgsMode};
+use super::acceptable::check_acceptable;
+use super::args_match::{all_matched, all_matched_by, args_match, ArgsMode};
 use crate::inputs::labels::{Expected, Label};
-use crate::model::{Turn, NO_TOOL};
+use crate::model::{ToolDef, Turn, NO_TOOL};
 
 /// How one labelled turn went.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,12 +54,15 @@ pub struct TurnOutcome {
     pub score: f64,
 }
 
-/// Scores one turn against its label. `mode` picks the argument comparison the score uses.
+/// Scores one turn against its label. `mode` picks the argument comparison the score uses;
+/// `tools` are the definitions that apply to the session (for acceptable-value labels, which
+/// check required parameters and types against them).
 pub fn score_turn(
     label: &Label,
     turn: &Turn<'_>,
     agent_id: Option<&str>,
     mode: ArgsMode,
+    tools: Option<&[ToolDef]>,
 ) -> TurnOutcome {
     let called: Vec<String> = turn
         .calls
@@ -77,8 +81,22 @@ pub fn score_turn(
     };
     let expected_calls = label.expected_calls(&actual_tool);
     let (extra, missing) = multiset_difference(&called, &expected_calls);
-    let args_exact = args_correct(label, turn, &actual_tool, is_correct, ArgsMode::Exact);
-    let args_subset = args_correct(label, turn, &actual_tool, is_correct, ArgsMode::Subset);
+    let args_exact = args_correct(
+        label,
+        turn,
+        &actual_tool,
+        is_correct,
+        ArgsMode::Exact,
+        tools,
+    );
+    let args_subset = args_correct(
+        label,
+        turn,
+        &actual_tool,
+        is_correct,
+        ArgsMode::Subset,
+        tools,
+    );
     let args_for_score = match mode {
         ArgsMode::Exact => args_exact,
         ArgsMode::Subset => args_subset,
@@ -138,7 +156,13 @@ fn args_correct(
     actual_tool: &str,
     is_correct: bool,
     mode: ArgsMode,
+    tools: Option<&[ToolDef]>,
 ) -> Option<bool> {
+    if let Some(acceptable) = &label.acceptable_args {
+        return Some(
+            is_correct && acceptable_correct(label, turn, actual_tool, acceptable, mode, tools),
+        );
+    }
     if let (Some(tools), Some(args_list)) = (&label.expected_tools, &label.expected_args_list) {
         let actual: Vec<(&str, Option<&Value>)> = turn
             .calls
@@ -155,6 +179,36 @@ fn args_correct(
     }
     let first_args = turn.calls.first().and_then(|(_, call)| call.args.json());
     Some(first_args.is_some_and(|args| args_match(args, expected, mode)))
+}
+
+/// Acceptable-value arguments: every expected call (in any order) has a call of its tool whose
+/// arguments pass [`check_acceptable`]; subset mode lets unlisted parameters pass.
+fn acceptable_correct(
+    label: &Label,
+    turn: &Turn<'_>,
+    actual_tool: &str,
+    acceptable: &[serde_json::Map<String, Value>],
+    mode: ArgsMode,
+    tools: Option<&[ToolDef]>,
+) -> bool {
+    let schema_of = |name: &str| {
+        tools
+            .and_then(|tools| tools.iter().find(|tool| tool.name == name))
+            .map(|tool| &tool.input_schema)
+    };
+    let expected = label.expected_calls(actual_tool);
+    let actual: Vec<(&str, Option<&Value>)> = turn
+        .calls
+        .iter()
+        .map(|(_, call)| (call.name.as_str(), call.args.json()))
+        .collect();
+    let names: Vec<&str> = expected.iter().map(String::as_str).collect();
+    let allow_extra = mode == ArgsMode::Subset;
+    all_matched_by(&actual, &names, &|index, args| {
+        acceptable.get(index).is_some_and(|params| {
+            check_acceptable(args, params, schema_of(names[index]), allow_extra).is_ok()
+        })
+    })
 }
 
 /// `(actual - expected, expected - actual)` as multisets, each in the order of its source.

@@ -18,8 +18,8 @@ pub fn python() -> String {
 /// answer.
 ///
 /// Panics (so the test fails, never skips) when Python or the package the script imports is
-/// missing: CI installs them (`pip install scikit-learn jsonschema`), and an agreement test that
-/// silently skips agrees with nothing.
+/// missing: CI installs them (scripts/lib/setup.sh: scikit-learn, jsonschema, bfcl-eval), and
+/// an agreement test that silently skips agrees with nothing.
 pub fn run_reference(script: &str, request: &Value) -> Value {
     let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "reference", script]
         .iter()
@@ -34,7 +34,7 @@ pub fn run_reference(script: &str, request: &Value) -> Value {
         .unwrap_or_else(|error| {
             panic!(
                 "could not run {interpreter} ({error}): the reference tests need Python 3 with \
-                 scikit-learn and jsonschema (pip install scikit-learn jsonschema); set \
+                 scikit-learn, jsonschema and bfcl-eval (scripts/lib/setup.sh installs them); set \
                  TOOLSCOPE_PYTHON to use another interpreter"
             )
         });
@@ -51,8 +51,8 @@ pub fn run_reference(script: &str, request: &Value) -> Value {
     assert!(
         output.status.success(),
         "{interpreter} {} failed ({}): {stderr}\n\
-         The reference tests need Python 3 with scikit-learn and jsonschema \
-         (pip install scikit-learn jsonschema).",
+         The reference tests need Python 3 with scikit-learn, jsonschema and bfcl-eval \
+         (scripts/lib/setup.sh installs them).",
         path.display(),
         output.status
     );

@@ -1,0 +1,198 @@
+//! Acceptable-value labels agree with BFCL's own AST checker on BFCL's own data.
+//!
+//! tests/reference/bfcl_ast.py takes every question of BFCL v4's simple (Python), multiple,
+//! parallel and parallel_multiple categories from the `bfcl-eval` package, builds model answers
+//! (the ground truth as a model would write it, and mutations: a wrong value, an unexpected
+//! parameter, a missing parameter, an extra call, a missing call, a wrong function, the calls
+//! reordered, an int for a float, a re-spelled string) and runs BFCL's `ast_checker` on each.
+//!
+//! Here each answer becomes a native session (the question's functions as its tools, read as the
+//! BFCL reader reads them, the answer's calls in one turn) and the ground truth a BFCL
+//! possible-answer record read by the BFCL reader; [`toolscope_core::analyze`] scores the turn.
+//! toolscope calls an answer valid when the first call's tool is expected, every expected call is
+//! matched with acceptable arguments (exact mode) and no call is missing or extra.
+//!
+//! One difference is by design: BFCL pairs parallel calls first-fit (each expected call takes the
+//! first unused call that fits), toolscope finds a full matching. Where one call fits two
+//! expectations, first-fit can fail an answer that a matching accepts. Every disagreement must
+//! be such a case (checked by running first-fit here); the counts are printed.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::run_reference;
+use serde_json::{json, Map, Value};
+use toolscope_core::formats::bfcl::functions_as_schema;
+use toolscope_core::metrics::acceptable::check_acceptable;
+use toolscope_core::{analyze, InputFile, Options, Role};
+
+const CATEGORIES: [&str; 4] = ["simple_python", "multiple", "parallel", "parallel_multiple"];
+
+struct Case {
+    id: String,
+    category: String,
+    mutation: String,
+    tools: Value,
+    ground_truth: Value,
+    calls: Vec<(String, Value)>,
+    valid: bool,
+}
+
+fn cases() -> (String, Vec<Case>) {
+    let answer = run_reference("bfcl_ast.py", &json!({ "categories": CATEGORIES }));
+    let version = answer["version"].as_str().unwrap_or("?").to_string();
+    let cases = answer["cases"]
+        .as_array()
+        .expect("the reference lists cases")
+        .iter()
+        .map(|case| Case {
+            id: case["id"].as_str().unwrap().to_string(),
+            category: case["category"].as_str().unwrap().to_string(),
+            mutation: case["mutation"].as_str().unwrap().to_string(),
+            tools: functions_as_schema(&case["functions"]),
+            ground_truth: case["ground_truth"].clone(),
+            calls: case["calls"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|call| {
+                    (
+                        call["name"].as_str().unwrap().to_string(),
+                        call["args"].clone(),
+                    )
+                })
+                .collect(),
+            valid: case["valid"].as_bool().unwrap(),
+        })
+        .collect();
+    (version, cases)
+}
+
+/// One native session per case and one BFCL possible-answer record per case.
+fn inputs(cases: &[Case]) -> (String, String) {
+    let mut sessions = String::new();
+    let mut answers = String::new();
+    for case in cases {
+        let mut events = vec![json!({"type": "user", "content": "question"})];
+        for (index, (name, args)) in case.calls.iter().enumerate() {
+            events.push(json!({"type": "tool_use", "call_id": format!("c{index}"),
+                "name": name, "args": args}));
+        }
+        let session = json!({"session_id": case.id, "tools": case.tools, "events": events});
+        sessions.push_str(&session.to_string());
+        sessions.push('\n');
+        let answer = json!({"id": case.id, "ground_truth": case.ground_truth});
+        answers.push_str(&answer.to_string());
+        answers.push('\n');
+    }
+    (sessions, answers)
+}
+
+/// BFCL's pairing: each expected call takes the first unused call that fits.
+fn first_fit_valid(case: &Case) -> bool {
+    let expected = case.ground_truth.as_array().unwrap();
+    if expected.len() != case.calls.len() {
+        return false;
+    }
+    let schema_of = |name: &str| {
+        case.tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|tool| tool["name"] == name)
+            .map(|tool| tool["parameters"].clone())
+    };
+    let mut used = vec![false; case.calls.len()];
+    expected.iter().all(|entry| {
+        let (name, params): (&String, &Value) = entry.as_object().unwrap().iter().next().unwrap();
+        let params: &Map<String, Value> = params.as_object().unwrap();
+        let schema = schema_of(name);
+        let found = case
+            .calls
+            .iter()
+            .enumerate()
+            .position(|(slot, (called, args))| {
+                !used[slot]
+                    && called == name
+                    && check_acceptable(args, params, schema.as_ref(), false).is_ok()
+            });
+        found.map(|slot| used[slot] = true).is_some()
+    })
+}
+
+#[test]
+fn acceptable_args_agree_with_bfcl_ast_checker() {
+    let (version, cases) = cases();
+    assert!(cases.len() > 5000, "only {} cases", cases.len());
+    let (sessions, answers) = inputs(&cases);
+    let report = analyze(
+        &[
+            InputFile {
+                name: "answers.jsonl",
+                bytes: sessions.as_bytes(),
+                role: Role::Traces,
+            },
+            InputFile {
+                name: "possible_answer.json",
+                bytes: answers.as_bytes(),
+                role: Role::Traces,
+            },
+        ],
+        &Options::default(),
+    );
+    let errors: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == toolscope_core::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let selection = report.selection.expect("labels were read");
+    let outcomes: BTreeMap<&str, _> = selection
+        .outcomes
+        .iter()
+        .map(|outcome| (outcome.session_id.as_str(), outcome))
+        .collect();
+    assert_eq!(outcomes.len(), cases.len(), "every case is scored");
+
+    let mut table: BTreeMap<(&str, &str), [usize; 3]> = BTreeMap::new();
+    let mut unexplained = Vec::new();
+    for case in &cases {
+        let outcome = outcomes[case.id.as_str()];
+        let ours = outcome.is_correct
+            && outcome.args_exact == Some(true)
+            && outcome.extra.is_empty()
+            && outcome.missing.is_empty();
+        let row = table
+            .entry((case.category.as_str(), case.mutation.as_str()))
+            .or_default();
+        row[2] += 1;
+        if ours == case.valid {
+            row[0] += 1;
+        } else if ours && !first_fit_valid(case) {
+            row[1] += 1;
+        } else {
+            unexplained.push(format!(
+                "{}: BFCL says {}, toolscope {}",
+                case.id,
+                if case.valid { "valid" } else { "invalid" },
+                if ours { "valid" } else { "invalid" }
+            ));
+        }
+    }
+    println!("agreement with bfcl-eval {version} ast_checker (agree / first-fit only / cases):");
+    let (mut agree, mut first_fit, mut total) = (0, 0, 0);
+    for ((category, mutation), [a, f, t]) in &table {
+        println!("  {category:<18} {mutation:<17} {a:>4} / {f:>2} / {t:>4}");
+        agree += a;
+        first_fit += f;
+        total += t;
+    }
+    println!("  total: {agree} of {total} agree; {first_fit} differ only by first-fit pairing");
+    assert!(
+        unexplained.is_empty(),
+        "{} unexplained disagreements:\n{}",
+        unexplained.len(),
+        unexplained.join("\n")
+    );
+}

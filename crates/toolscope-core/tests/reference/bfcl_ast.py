@@ -1,0 +1,176 @@
+"""BFCL's own AST checker on its own data: the reference for tests/bfcl_agreement.rs.
+
+Reads {"categories": [...]} on stdin. For every question of each category (BFCL v4 files shipped
+in the bfcl-eval package), builds model answers (the ground truth, and mutations of it), runs
+`bfcl_eval.eval_checker.ast_eval.ast_checker.ast_checker` on each and prints
+{"version", "cases": [{"id", "category", "mutation", "functions", "question", "ground_truth",
+"calls": [{"name", "args"}], "valid", "error_type"}]}.
+
+bfcl-eval is installed with --no-deps (its dependencies are model clients, torch among them);
+the checker needs none of them except its model table, used only to rename dotted function names
+for some models: a stand-in table says no model renames.
+"""
+
+import copy
+import importlib.metadata
+import json
+import os
+import sys
+import types
+
+
+class _NoRenaming(dict):
+    def __missing__(self, key):
+        return types.SimpleNamespace(underscore_to_dot=False)
+
+
+_model_config = types.ModuleType("bfcl_eval.constants.model_config")
+_model_config.MODEL_CONFIG_MAPPING = _NoRenaming()
+sys.modules["bfcl_eval.constants.model_config"] = _model_config
+
+import bfcl_eval  # noqa: E402
+from bfcl_eval.constants.enums import Language  # noqa: E402
+from bfcl_eval.eval_checker.ast_eval.ast_checker import ast_checker  # noqa: E402
+
+DATA = os.path.join(os.path.dirname(bfcl_eval.__file__), "data")
+
+
+def read_lines(path):
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def first_acceptable(values):
+    """The ground truth's first acceptable value, as a model would write it (None: omit)."""
+    for value in values:
+        if value == "" and isinstance(value, str):
+            continue
+        return chosen(value)
+    return None
+
+
+def chosen(value):
+    # Dict answers hold acceptable-value lists one level down; lists of dicts likewise.
+    if isinstance(value, dict):
+        return {k: v for k, v in ((k, first_acceptable(vs)) for k, vs in value.items()) if v is not None}
+    if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+        return [chosen(item) for item in value]
+    return value
+
+
+def truth_calls(ground_truth):
+    calls = []
+    for entry in ground_truth:
+        (name, params), = entry.items()
+        args = {}
+        for param, values in params.items():
+            value = first_acceptable(values)
+            if value is not None:
+                args[param] = value
+        calls.append({name: args})
+    return calls
+
+
+def wrong(value, acceptable):
+    """A value of the same type that the ground truth does not accept."""
+    if isinstance(value, bool):
+        candidate = not value
+    elif isinstance(value, int):
+        candidate = value + 1
+        while candidate in acceptable:
+            candidate += 1
+    elif isinstance(value, float):
+        candidate = value + 1.5
+        while candidate in acceptable:
+            candidate += 1.5
+    elif isinstance(value, str):
+        candidate = value + "zzwrong"
+    elif isinstance(value, list):
+        candidate = [wrong(value[0], [])] + value[1:] if value else ["zzwrong"]
+    elif isinstance(value, dict):
+        if not value:
+            return {"zzwrong": 1}
+        key = next(iter(value))
+        candidate = dict(value)
+        candidate[key] = wrong(value[key], [])
+    else:
+        candidate = "zzwrong"
+    return candidate
+
+
+def mutations(category, functions, ground_truth):
+    """(name, calls) for the truth and each mutation that applies."""
+    truth = truth_calls(ground_truth)
+    yield "truth", truth
+    (name, args), = truth[0].items()
+    params = ground_truth[0][name]
+    if args:
+        param = next(iter(args))
+        mutated = copy.deepcopy(truth)
+        mutated[0][name][param] = wrong(args[param], params[param])
+        yield "wrong_value", mutated
+        mutated = copy.deepcopy(truth)
+        mutated[0][name]["zz_unexpected"] = 1
+        yield "unexpected_param", mutated
+    required = [p for p, values in params.items() if "" not in values and p in args]
+    if required:
+        mutated = copy.deepcopy(truth)
+        del mutated[0][name][required[0]]
+        yield "missing_param", mutated
+    yield "extra_call", truth + [copy.deepcopy(truth[0])]
+    others = [f["name"] for f in functions if f["name"] != name]
+    if others:
+        mutated = copy.deepcopy(truth)
+        mutated[0] = {others[0]: args}
+        yield "wrong_function", mutated
+    # Values the checker accepts in another spelling: an int for a float, a re-cased string.
+    details = next((f for f in functions if f["name"] == name), {})
+    properties = details.get("parameters", {}).get("properties", {})
+    for param, value in args.items():
+        declared = properties.get(param, {}).get("type")
+        if declared == "float" and isinstance(value, float) and value.is_integer():
+            mutated = copy.deepcopy(truth)
+            mutated[0][name][param] = int(value)
+            yield "int_for_float", mutated
+            break
+    for param, value in args.items():
+        if isinstance(value, str) and any(c.isalpha() for c in value):
+            mutated = copy.deepcopy(truth)
+            mutated[0][name][param] = value.upper().replace(" ", "_")
+            yield "respelled_string", mutated
+            break
+    if len(truth) > 1:
+        yield "reordered", list(reversed(truth))
+        yield "missing_call", truth[:-1]
+
+
+def main():
+    request = json.load(sys.stdin)
+    cases = []
+    for category in request["categories"]:
+        questions = read_lines(os.path.join(DATA, f"BFCL_v4_{category}.json"))
+        answers = {
+            entry["id"]: entry["ground_truth"]
+            for entry in read_lines(os.path.join(DATA, "possible_answer", f"BFCL_v4_{category}.json"))
+        }
+        for question in questions:
+            ground_truth = answers[question["id"]]
+            functions = question["function"]
+            for mutation, calls in mutations(category, functions, ground_truth):
+                result = ast_checker(functions, calls, ground_truth, Language.PYTHON, category, "reference")
+                cases.append({
+                    "id": f"{question['id']}.{mutation}",
+                    "category": category,
+                    "mutation": mutation,
+                    "functions": functions,
+                    "question": question["question"],
+                    "ground_truth": ground_truth,
+                    "calls": [{"name": n, "args": a} for call in calls for n, a in call.items()],
+                    "valid": result["valid"],
+                    "error_type": result.get("error_type"),
+                })
+    json.dump({"version": importlib.metadata.version("bfcl-eval"), "cases": cases}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
