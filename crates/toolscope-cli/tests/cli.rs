@@ -390,3 +390,26 @@ fn an_unreadable_file_gets_one_diagnostic_listing_every_format_tried() {
         );
     }
 }
+
+#[test]
+fn report_sums_up_task_actions_in_text_and_json() {
+    let runs = core_fixture("formats/tau_bench/gpt-4o-airline.subset3.json");
+    let output = toolscope().arg("report").arg(&runs).output().unwrap();
+    let lines = stdout_lines(&output);
+    assert!(
+        lines.contains(
+            &"task actions: 4 of 6 matched (66.7%); 1 of 3 sessions with every action".to_string()
+        ),
+        "{lines:#?}"
+    );
+    let output = toolscope()
+        .args(["report", "--json"])
+        .arg(&runs)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["tasks"]["actions"]["count"], 4);
+    let first = &report["tasks"]["outcomes"][0];
+    assert_eq!(first["session_id"], "task_0.trial_0");
+    assert_eq!(first["actions"][0]["matched"], false);
+}

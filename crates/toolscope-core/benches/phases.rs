@@ -154,8 +154,12 @@ fn main() {
     }) - checks;
     let drift = fastest(|| drift::compare(&sessions, &catalog_tools).len());
     let labels_bytes = files.labels.clone().unwrap_or_default();
-    let read_labels = fastest(|| read_labels_file("l", &labels_bytes, &mut Vec::new()).len());
-    let labels = read_labels_file("l", &labels_bytes, &mut diagnostics);
+    let read_labels = fastest(|| {
+        read_labels_file("l", &labels_bytes, &mut Vec::new())
+            .turns
+            .len()
+    });
+    let labels = read_labels_file("l", &labels_bytes, &mut diagnostics).turns;
     let by_id: std::collections::HashMap<&str, &toolscope_core::model::Session> = sessions
         .iter()
         .map(|s| (s.session_id.as_str(), s))

@@ -24,6 +24,7 @@ use crate::checks::SessionFindings;
 use crate::input::{InputFile, Options};
 use crate::metrics::outcome::TurnOutcome;
 use crate::metrics::selection::summarize;
+use crate::metrics::task_actions::{summarize_tasks, TaskOutcome};
 use crate::model::Session;
 use crate::report::{summarize_checks, Report};
 
@@ -97,6 +98,25 @@ impl Filter {
             })
     }
 
+    /// A session's task outcome under the filter: its agent's, with only the tool's actions.
+    fn narrow_task(&self, outcome: &TaskOutcome) -> Option<TaskOutcome> {
+        let agent_kept = self
+            .agent
+            .as_ref()
+            .is_none_or(|agent| outcome.agent_id.as_ref() == Some(agent));
+        if !agent_kept {
+            return None;
+        }
+        let mut outcome = outcome.clone();
+        if let Some(tool) = &self.tool {
+            outcome.actions.retain(|check| &check.name == tool);
+            if outcome.actions.is_empty() {
+                return None;
+            }
+        }
+        Some(outcome)
+    }
+
     fn narrow(&self, session: &Session, found: &SessionFindings) -> SessionFindings {
         let mut found = found.clone();
         found.problems.retain(|problem| {
@@ -165,6 +185,14 @@ impl Analysis {
                 .collect();
             summarize(kept, parts.options.min_support)
         });
+        let tasks = parts.task_outcomes.as_ref().map(|outcomes| {
+            summarize_tasks(
+                outcomes
+                    .iter()
+                    .filter_map(|outcome| filter.narrow_task(outcome))
+                    .collect(),
+            )
+        });
         Report {
             toolscope_version: crate::VERSION.to_string(),
             inputs: parts.inputs.clone(),
@@ -173,6 +201,7 @@ impl Analysis {
             sessions,
             tools,
             selection,
+            tasks,
             drift: parts.drift.clone(),
             diagnostics: parts.diagnostics.clone(),
         }
@@ -209,6 +238,7 @@ fn empty_report() -> Report {
         sessions: Vec::new(),
         tools: Vec::new(),
         selection: None,
+        tasks: None,
         drift: Vec::new(),
         diagnostics: Vec::new(),
     }

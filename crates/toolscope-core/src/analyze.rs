@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use crate::analysis::{Analysis, Progress, Stage};
+use crate::analyze_tasks::score_tasks;
 use crate::checks::catalog::CompiledCatalog;
 use crate::checks::{check_session, SessionFindings};
 use crate::diagnostic::Diagnostic;
@@ -14,8 +15,10 @@ use crate::input::{InputFile, Options, Role};
 use crate::inputs::catalog::read_catalog_file;
 use crate::inputs::labels::{read_labels_file, Label};
 use crate::inputs::rules::{read_rules_file, Rules};
+use crate::inputs::task_labels::TaskLabel;
 use crate::metrics::outcome::{score_turn, TurnOutcome};
 use crate::metrics::selection::summarize;
+use crate::metrics::task_actions::{summarize_tasks, TaskOutcome};
 use crate::model::{turn_count, turns_of, Session, ToolDef};
 use crate::report::{summarize_checks, InputSummary, Report};
 
@@ -42,6 +45,8 @@ pub(crate) struct Parts {
     pub(crate) findings: Vec<(SessionFindings, bool)>,
     /// None when no labels were given.
     pub(crate) outcomes: Option<Vec<TurnOutcome>>,
+    /// None when no task labels were given.
+    pub(crate) task_outcomes: Option<Vec<TaskOutcome>>,
     pub(crate) drift: Vec<crate::drift::DriftItem>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) options: Options,
@@ -66,6 +71,7 @@ impl Parts {
             sessions,
             tools,
             selection,
+            tasks: self.task_outcomes.map(summarize_tasks),
             drift: self.drift,
             diagnostics: self.diagnostics,
         }
@@ -94,6 +100,7 @@ pub(crate) fn run(
     let mut catalog_files: Vec<&str> = Vec::new();
     let mut rules = Rules::default();
     let mut labels: Vec<Label> = Vec::new();
+    let mut tasks: Vec<TaskLabel> = Vec::new();
 
     for input in ordered.iter().copied() {
         progress(Progress {
@@ -139,8 +146,14 @@ pub(crate) fn run(
                         .counts
                         .insert("labels".into(), read.labels.len() as u64);
                 }
+                if !read.tasks.is_empty() {
+                    summary
+                        .counts
+                        .insert("task labels".into(), read.tasks.len() as u64);
+                }
                 sessions.extend(read.sessions);
                 labels.extend(read.labels);
+                tasks.extend(read.tasks);
             }
             Role::Catalog => {
                 let tools = read_catalog_file(input.name, input.bytes, &mut diagnostics);
@@ -158,8 +171,16 @@ pub(crate) fn run(
             }
             Role::Labels => {
                 let read = read_labels_file(input.name, input.bytes, &mut diagnostics);
-                summary.counts.insert("labels".into(), read.len() as u64);
-                labels.extend(read);
+                summary
+                    .counts
+                    .insert("labels".into(), read.turns.len() as u64);
+                if !read.tasks.is_empty() {
+                    summary
+                        .counts
+                        .insert("task labels".into(), read.tasks.len() as u64);
+                }
+                labels.extend(read.turns);
+                tasks.extend(read.tasks);
             }
         }
         summaries.push(summary);
@@ -195,6 +216,8 @@ pub(crate) fn run(
             progress,
         )
     });
+    let task_outcomes =
+        (!tasks.is_empty()).then(|| score_tasks(&sessions, tasks, &mut diagnostics));
     let order: Vec<InputFile<'_>> = ordered.into_iter().copied().collect();
     sort_diagnostics(&mut diagnostics, &order);
     Parts {
@@ -202,6 +225,7 @@ pub(crate) fn run(
         sessions,
         findings,
         outcomes,
+        task_outcomes,
         drift,
         diagnostics,
         options: *options,

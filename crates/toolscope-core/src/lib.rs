@@ -24,6 +24,7 @@
 
 mod analysis;
 mod analyze;
+mod analyze_tasks;
 pub mod checks;
 pub mod diagnostic;
 pub mod drift;

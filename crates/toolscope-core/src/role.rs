@@ -103,6 +103,18 @@ fn role_of(value: &Value) -> (Role, String) {
                 "records with \"expected_tool\": labels".to_string(),
             );
         }
+        if has("expected_actions") && !TRACE_KEYS.iter().any(|key| has(key)) {
+            return (
+                Role::Labels,
+                "records with \"expected_actions\": task labels".to_string(),
+            );
+        }
+        if has("evaluation_criteria") && has("id") && !has("simulations") {
+            return (
+                Role::Labels,
+                "τ²-bench tasks with \"evaluation_criteria\": task labels".to_string(),
+            );
+        }
     }
     if let Value::Object(map) = value {
         if map.contains_key("must_come_after") {
@@ -185,6 +197,18 @@ mod tests {
 
     fn role(text: &str) -> Role {
         detect_role(text.as_bytes()).0
+    }
+
+    #[test]
+    fn task_files_are_labels() {
+        let tau2 = r#"[{"id": "0", "user_scenario": {}, "evaluation_criteria": {"actions": []}}]"#;
+        assert_eq!(role(tau2), Role::Labels);
+        assert_eq!(
+            role(r#"{"task_id": 3, "expected_actions": []}"#),
+            Role::Labels
+        );
+        let results = r#"{"timestamp": "2026-01-01", "info": {}, "tasks": [], "simulations": []}"#;
+        assert_eq!(role(results), Role::Traces);
     }
 
     #[test]

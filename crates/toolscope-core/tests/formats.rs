@@ -55,6 +55,9 @@ fn render(file: &str, bytes: &[u8]) -> (Option<TraceFormat>, String) {
         if let Some(agent) = &session.agent_id {
             write!(out, " agent {agent:?}").unwrap();
         }
+        if let Some(task) = &session.task_id {
+            write!(out, " task {task:?}").unwrap();
+        }
         if let Some(tools) = &session.tools {
             let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
             write!(out, " tools [{}]", names.join(", ")).unwrap();
@@ -117,6 +120,25 @@ fn render(file: &str, bytes: &[u8]) -> (Option<TraceFormat>, String) {
         }
         if let Some(success) = label.task_success {
             write!(out, ", task_success {success}").unwrap();
+        }
+        writeln!(out).unwrap();
+    }
+    for task in &read.tasks {
+        let actions: Vec<String> = task
+            .actions
+            .iter()
+            .map(|action| {
+                let compared = match &action.compare_args {
+                    Some(names) => format!(" comparing {names:?}"),
+                    None => String::new(),
+                };
+                let args = serde_json::to_string(&action.arguments).unwrap();
+                format!("{}{} {}", action.name, compared, short(&args, 60))
+            })
+            .collect();
+        write!(out, "task label {:?}: {}", task.target, actions.join("; ")).unwrap();
+        if task.user_actions > 0 {
+            write!(out, " (+{} of the user)", task.user_actions).unwrap();
         }
         writeln!(out).unwrap();
     }

@@ -127,6 +127,17 @@ pub fn print_summary(report: &Report) -> Result<()> {
             selection.tool_accuracy.total
         )?;
     }
+    if let Some(tasks) = &report.tasks {
+        writeln!(
+            out,
+            "task actions: {} of {} matched ({}); {} of {} sessions with every action",
+            tasks.actions.count,
+            tasks.actions.total,
+            percent(tasks.actions.rate),
+            tasks.sessions_all_matched.count,
+            tasks.sessions_all_matched.total
+        )?;
+    }
     Ok(())
 }
 

@@ -29,6 +29,7 @@ pub(crate) struct Conversation {
     /// without rescanning the session).
     answered_before: usize,
     agent_id: Option<String>,
+    task_id: Option<String>,
     started_at: Option<String>,
 }
 
@@ -69,8 +70,14 @@ impl Conversation {
             waiting: 0,
             answered_before: 0,
             agent_id: None,
+            task_id: None,
             started_at: None,
         }
+    }
+
+    /// Names the task the session attempted.
+    pub(crate) fn set_task_id(&mut self, task_id: Option<String>) {
+        self.task_id = task_id;
     }
 
     /// Points later warnings at `line` (the record now being read).
@@ -233,6 +240,7 @@ impl Conversation {
         Session {
             session_id: self.session_id,
             agent_id: self.agent_id,
+            task_id: self.task_id,
             started_at: self.started_at,
             tools: self.tools,
             events: self.events,

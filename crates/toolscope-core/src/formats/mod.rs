@@ -50,6 +50,7 @@ use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
 use crate::inputs::labels::Label;
+use crate::inputs::task_labels::TaskLabel;
 use crate::json::{decode_text, split_records};
 use crate::model::Session;
 
@@ -150,6 +151,8 @@ pub struct TraceRead {
     pub sessions: Vec<Session>,
     /// Labels the format carries alongside its traces.
     pub labels: Vec<Label>,
+    /// Task labels (the actions a session's task expects) the format carries.
+    pub tasks: Vec<TaskLabel>,
 }
 
 /// Reads a trace file in whatever supported format it is.
@@ -185,7 +188,7 @@ pub fn read_traces_reporting(
         return TraceRead {
             format: Some((TraceFormat::Inspect, reason.to_string())),
             sessions: inspect::read_eval(file, bytes, diagnostics),
-            labels: Vec::new(),
+            ..TraceRead::default()
         };
     }
     let text = decode_text(file, bytes, diagnostics);
@@ -230,7 +233,11 @@ pub fn read_traces_reporting(
         }
         TraceFormat::Langfuse => read.sessions = langfuse::read(file, &split, diagnostics),
         TraceFormat::Inspect => read.sessions = inspect::read(file, &split, diagnostics),
-        TraceFormat::TauBench => read.sessions = tau_bench::read(file, &split, diagnostics),
+        TraceFormat::TauBench => {
+            let (sessions, tasks) = tau_bench::read(file, &split, diagnostics);
+            read.sessions = sessions;
+            read.tasks = tasks;
+        }
         TraceFormat::Bfcl => {
             let (sessions, labels) = bfcl::read(file, &split, diagnostics);
             read.sessions = sessions;

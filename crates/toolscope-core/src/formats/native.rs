@@ -30,6 +30,7 @@ use crate::model::{
 struct RawSession {
     session_id: Option<Value>,
     agent_id: Option<Value>,
+    task_id: Option<Value>,
     started_at: Option<Value>,
     // Kept as text: sessions usually repeat one list, which is then read once.
     tools: Option<Box<RawValue>>,
@@ -146,6 +147,7 @@ fn session_from_raw(
     Some(Session {
         session_id,
         agent_id: raw.agent_id.as_ref().and_then(id_text),
+        task_id: raw.task_id.as_ref().and_then(id_text),
         started_at: raw.started_at.as_ref().and_then(id_text),
         tools,
         events,

@@ -16,16 +16,18 @@
 //! errors are inferred. τ²-bench messages carry flat `tool_calls` (`{id, name, arguments,
 //! requestor}`) and tool messages linked by `id` with an explicit `error` flag; calls the user
 //! simulator makes (`requestor: "user"`) are not the agent's and are left out with their results.
-//! The tasks' ground-truth actions describe the whole task, not a turn, so they are not read as
-//! turn labels (a warning says so).
+//! The tasks' ground-truth actions (τ-bench `info.task.actions`, the τ² file's
+//! `tasks[].evaluation_criteria.actions`) become task labels
+//! ([`crate::inputs::task_labels`]): each session is checked for them as τ² checks actions.
 
 use serde_json::Value;
 
 use super::content_text;
 use super::conversation::{str_field, Conversation};
 use crate::diagnostic::Diagnostic;
+use crate::inputs::task_labels::{actions_from, TaskLabel, TaskTarget};
 use crate::json::{parse_value, Split};
-use crate::model::Session;
+use crate::model::{Origin, Session};
 
 /// Whether a record is a τ-bench run or a τ²-bench results file.
 pub(crate) fn is_tau(value: &Value) -> bool {
@@ -33,34 +35,68 @@ pub(crate) fn is_tau(value: &Value) -> bool {
         || value.get("simulations").is_some_and(Value::is_array)
 }
 
-/// Reads every run.
+/// Reads every run, and the task labels its tasks' actions give.
 pub(crate) fn read(
     file: &str,
     split: &Split<'_>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<Session> {
+) -> (Vec<Session>, Vec<TaskLabel>) {
     let mut sessions = Vec::new();
-    let mut actions_seen = None;
+    let mut tasks = Vec::new();
     for record in &split.records {
         let Some(value) = parse_value(file, record, diagnostics) else {
             continue;
         };
         let line = record.line;
+        let origin = Origin {
+            file: file.to_string(),
+            line,
+        };
         if let Some(traj) = value.get("traj").and_then(Value::as_array) {
             let session_id = run_id(&value, "task_id");
-            let mut conversation = Conversation::new(session_id, file, line);
+            let mut conversation = Conversation::new(session_id.clone(), file, line);
+            conversation.set_task_id(value.get("task_id").and_then(super::id_text));
             for (index, message) in traj.iter().enumerate() {
                 let place = format!("message {}", index + 1);
                 super::openai_chat::add_message(&mut conversation, message, &place, diagnostics);
             }
             sessions.push(conversation.finish());
-            let task = value.get("info").and_then(|info| info.get("task"));
-            if task.and_then(|task| task.get("actions")).is_some() {
-                actions_seen.get_or_insert(line);
+            let actions = value
+                .get("info")
+                .and_then(|info| info.get("task"))
+                .and_then(|task| task.get("actions"));
+            if let Some(actions) = actions {
+                let target = TaskTarget::Session(session_id);
+                push_task(file, &origin, target, actions, &mut tasks, diagnostics);
             }
         } else if let Some(simulations) = value.get("simulations").and_then(Value::as_array) {
+            let mut run_tasks = Vec::new();
             for simulation in simulations {
-                sessions.push(simulation_session(file, line, simulation, diagnostics));
+                let session = simulation_session(file, line, simulation, diagnostics);
+                if let Some(task) = &session.task_id {
+                    if !run_tasks.contains(task) {
+                        run_tasks.push(task.clone());
+                    }
+                }
+                sessions.push(session);
+            }
+            // The file lists its tasks with their criteria: label the tasks it ran.
+            for task in value
+                .get("tasks")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let Some(id) = task.get("id").and_then(super::id_text) else {
+                    continue;
+                };
+                let actions = task
+                    .get("evaluation_criteria")
+                    .and_then(|criteria| criteria.get("actions"));
+                if let (true, Some(actions)) = (run_tasks.contains(&id), actions) {
+                    let target = TaskTarget::Task(id);
+                    push_task(file, &origin, target, actions, &mut tasks, diagnostics);
+                }
             }
         } else {
             diagnostics.push(Diagnostic::error(
@@ -71,15 +107,31 @@ pub(crate) fn read(
             ));
         }
     }
-    if let Some(line) = actions_seen {
-        diagnostics.push(Diagnostic::warning(
+    (sessions, tasks)
+}
+
+/// A task label from an `actions` list, or a diagnostic when the list does not read.
+fn push_task(
+    file: &str,
+    origin: &Origin,
+    target: TaskTarget,
+    actions: &Value,
+    tasks: &mut Vec<TaskLabel>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    match actions_from(actions) {
+        Ok((actions, user_actions)) => tasks.push(TaskLabel {
+            target,
+            actions,
+            user_actions,
+            origin: origin.clone(),
+        }),
+        Err(message) => diagnostics.push(Diagnostic::error(
             file,
-            Some(line),
-            "the runs' ground-truth actions (info.task.actions) are a reference path for the \
-             whole task, not the calls of one turn, so they are not read as turn labels",
-        ));
+            Some(origin.line),
+            format!("{target:?}: the task's actions: {message}; not a label"),
+        )),
     }
-    sessions
 }
 
 /// `task_<id>.trial_<n>`: runs repeat tasks, so the trial is part of the name.
@@ -106,6 +158,7 @@ fn simulation_session(
         .and_then(super::id_text)
         .unwrap_or_else(|| run_id(simulation, "task_id"));
     let mut conversation = Conversation::new(session_id, file, line);
+    conversation.set_task_id(simulation.get("task_id").and_then(super::id_text));
     let mut user_call_ids = Vec::new();
     let messages = simulation.get("messages").and_then(Value::as_array);
     for (index, message) in messages.into_iter().flatten().enumerate() {

@@ -17,6 +17,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::task_labels::{is_task_label, task_label_from_value, TaskLabel};
 use crate::diagnostic::Diagnostic;
 use crate::model::{Origin, NO_TOOL};
 
@@ -114,25 +115,47 @@ struct RawLabel {
     task_success: Option<bool>,
 }
 
-/// Reads a labels file. A record that is not a label becomes a diagnostic.
-pub fn read_labels_file(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) -> Vec<Label> {
+/// What a labels file holds: turn labels and task labels.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct LabelSet {
+    /// Labels of single turns.
+    pub turns: Vec<Label>,
+    /// Labels of whole sessions: the actions their task expects.
+    pub tasks: Vec<TaskLabel>,
+}
+
+impl LabelSet {
+    /// How many labels of either kind.
+    pub fn len(&self) -> usize {
+        self.turns.len() + self.tasks.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Reads a labels file: turn labels, and task labels ([`crate::inputs::task_labels`]). A record
+/// that is neither becomes a diagnostic.
+pub fn read_labels_file(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) -> LabelSet {
     let (_, values) = super::read_values(file, bytes, diagnostics);
-    values
-        .into_iter()
-        .filter_map(|(line, value)| {
-            let origin = Origin {
-                file: file.to_string(),
-                line,
-            };
-            match label_from_value(value, origin) {
-                Ok(label) => Some(label),
-                Err(message) => {
-                    diagnostics.push(Diagnostic::error(file, Some(line), message));
-                    None
-                }
-            }
-        })
-        .collect()
+    let mut set = LabelSet::default();
+    for (line, value) in values {
+        let origin = Origin {
+            file: file.to_string(),
+            line,
+        };
+        let read = if is_task_label(&value) {
+            task_label_from_value(&value, origin).map(|task| set.tasks.push(task))
+        } else {
+            label_from_value(value, origin).map(|label| set.turns.push(label))
+        };
+        if let Err(message) = read {
+            diagnostics.push(Diagnostic::error(file, Some(line), message));
+        }
+    }
+    set
 }
 
 /// Reads one label record.

@@ -3,6 +3,7 @@
 pub mod catalog;
 pub mod labels;
 pub mod rules;
+pub mod task_labels;
 
 use serde_json::Value;
 

@@ -5,6 +5,7 @@ pub mod args_match;
 pub mod outcome;
 pub mod rate;
 pub mod selection;
+pub mod task_actions;
 pub mod wilson;
 
 pub use rate::Rate;

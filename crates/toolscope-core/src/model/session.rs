@@ -24,6 +24,10 @@ pub struct Session {
     /// The agent (or agent version) that ran it, when the export says.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub agent_id: Option<String>,
+    /// The task it attempted, when the export says (τ-bench runs: each trial of a task is a
+    /// session); task labels name sessions by it.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub task_id: Option<String>,
     /// When it started, as the export wrote it (never parsed: the core has no clock).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub started_at: Option<String>,

@@ -17,6 +17,7 @@ use crate::drift::DriftItem;
 use crate::formats::TraceFormat;
 use crate::input::Role;
 use crate::metrics::selection::Selection;
+use crate::metrics::task_actions::TaskActions;
 
 /// The whole report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +36,8 @@ pub struct Report {
     pub tools: Vec<ToolUsage>,
     /// Selection against labels, when labels were given.
     pub selection: Option<Selection>,
+    /// Task actions against task labels, when any were given.
+    pub tasks: Option<TaskActions>,
     /// Differences between the tools the agent saw and the catalog file.
     pub drift: Vec<DriftItem>,
     /// Problems with the input itself.
