@@ -11,3 +11,4 @@ mod progress;
 mod selection;
 mod session;
 mod table;
+mod tasks;

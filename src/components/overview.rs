@@ -5,6 +5,7 @@ use toolscope_core::checks::problem::ProblemKind;
 use toolscope_core::metrics::rate::Rate;
 
 use super::table::header;
+use super::tasks::{task_detail, task_value, TaskTable, SECTION_ID};
 use crate::format::{count_of, percent};
 use crate::route::View;
 use crate::state::AppState;
@@ -39,6 +40,23 @@ pub fn Overview() -> impl IntoView {
             .selection
             .as_ref()
             .map(|selection| selection.tool_accuracy);
+        let tasks = report.tasks.clone();
+        let task_card = tasks.as_ref().map(|tasks| {
+            let scroll = |_| {
+                if let Some(section) = document().get_element_by_id(SECTION_ID) {
+                    section.scroll_into_view();
+                }
+            };
+            view! {
+                <Card
+                    id="ov-task-actions"
+                    title="Task actions matched"
+                    value=task_value(tasks)
+                    detail=task_detail(tasks)
+                    on_open=scroll
+                />
+            }
+        });
         view! {
             <div class="cards">
                 <Card
@@ -118,7 +136,9 @@ pub fn Overview() -> impl IntoView {
                             />
                         }
                     })}
+                {task_card}
             </div>
+            {tasks.map(|tasks| view! { <TaskTable tasks/> })}
             <h2>"Problems by kind"</h2>
             <div class="table-wrap">
                 <table class="table" data-testid="by-kind">

@@ -5,9 +5,11 @@
 use leptos::prelude::*;
 use toolscope_core::checks::problem::Problem;
 use toolscope_core::metrics::outcome::TurnOutcome;
+use toolscope_core::metrics::task_actions::TaskOutcome;
 use toolscope_core::model::{event_positions, Args, Event, ResultStatus, Session};
 
 use super::table::header;
+use super::tasks::session_task_view;
 use crate::state::AppState;
 
 /// Sessions listed at most in the chooser before "show more".
@@ -105,7 +107,7 @@ fn Timeline(session_id: String) -> impl IntoView {
             );
         };
         // Problems and labels of the whole report: a filter must not hide them inside a session.
-        let (problems, outcomes) = state.report.with(|report| {
+        let (problems, outcomes, task) = state.report.with(|report| {
             report
                 .as_ref()
                 .map(|report| {
@@ -122,11 +124,23 @@ fn Timeline(session_id: String) -> impl IntoView {
                         .filter(|outcome| outcome.session_id == session.session_id)
                         .cloned()
                         .collect();
-                    (problems, outcomes)
+                    let task: Option<TaskOutcome> = report
+                        .tasks
+                        .iter()
+                        .flat_map(|tasks| &tasks.outcomes)
+                        .find(|outcome| outcome.session_id == session.session_id)
+                        .cloned();
+                    (problems, outcomes, task)
                 })
                 .unwrap_or_default()
         });
-        Some(events_view(&session, &problems, &outcomes).into_any())
+        Some(
+            view! {
+                {task.as_ref().map(session_task_view)}
+                {events_view(&session, &problems, &outcomes)}
+            }
+            .into_any(),
+        )
     };
     view! {
         <div class="toolbar">
