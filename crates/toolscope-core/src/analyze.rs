@@ -138,26 +138,16 @@ pub(crate) fn run(
                     summary.format = Some(format);
                     summary.reason = Some(reason);
                 }
-                summary
-                    .counts
-                    .insert("sessions".into(), read.sessions.len() as u64);
-                if !read.labels.is_empty() {
-                    summary
-                        .counts
-                        .insert("labels".into(), read.labels.len() as u64);
-                }
-                if !read.tasks.is_empty() {
-                    summary
-                        .counts
-                        .insert("task labels".into(), read.tasks.len() as u64);
-                }
+                summary.count("sessions", read.sessions.len());
+                summary.count_any("labels", read.labels.len());
+                summary.count_any("task labels", read.tasks.len());
                 sessions.extend(read.sessions);
                 labels.extend(read.labels);
                 tasks.extend(read.tasks);
             }
             Role::Catalog => {
                 let tools = read_catalog_file(input.name, input.bytes, &mut diagnostics);
-                summary.counts.insert("tools".into(), tools.len() as u64);
+                summary.count("tools", tools.len());
                 catalog_tools.extend(tools);
                 catalog_files.push(input.name);
             }
@@ -171,14 +161,8 @@ pub(crate) fn run(
             }
             Role::Labels => {
                 let read = read_labels_file(input.name, input.bytes, &mut diagnostics);
-                summary
-                    .counts
-                    .insert("labels".into(), read.turns.len() as u64);
-                if !read.tasks.is_empty() {
-                    summary
-                        .counts
-                        .insert("task labels".into(), read.tasks.len() as u64);
-                }
+                summary.count("labels", read.turns.len());
+                summary.count_any("task labels", read.tasks.len());
                 labels.extend(read.turns);
                 tasks.extend(read.tasks);
             }

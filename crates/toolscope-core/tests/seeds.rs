@@ -4,10 +4,12 @@
 //! The expected lines are copied verbatim from the seed (shared/seeds/000_*.txt): they are the
 //! only hard-coded outputs in these tests.
 
+mod common;
+
 use std::path::PathBuf;
 
 use toolscope_core::metrics::selection::seed_report_lines;
-use toolscope_core::{analyze, InputFile, Options, Report, Role};
+use toolscope_core::{Report, Role};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path: PathBuf = [
@@ -29,15 +31,11 @@ fn analyze_fixtures(files: &[(&'static str, Role)]) -> Report {
         .iter()
         .map(|&(name, role)| (name, fixture(name), role))
         .collect();
-    let inputs: Vec<InputFile<'_>> = contents
+    let named: Vec<(&str, &[u8], Role)> = contents
         .iter()
-        .map(|(name, bytes, role)| InputFile {
-            name,
-            bytes,
-            role: *role,
-        })
+        .map(|(name, bytes, role)| (*name, bytes.as_slice(), *role))
         .collect();
-    analyze(&inputs, &Options::default())
+    common::analyze_named(&named)
 }
 
 /// The seed's `selection_report` over its six (expected, actual) pairs, written as six native

@@ -2,9 +2,11 @@
 //! `ActionEvaluator` checks them, from real τ-bench runs, a τ²-bench results file and a real
 //! τ²-bench `tasks.json` given as labels.
 
+mod common;
+
 use serde_json::json;
 use toolscope_core::metrics::task_actions::TaskOutcome;
-use toolscope_core::{analyze, detect_role, InputFile, Options, Report, Role};
+use toolscope_core::{detect_role, Report, Role};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
@@ -13,15 +15,7 @@ fn read(path: &str) -> Vec<u8> {
 }
 
 fn run(inputs: &[(&str, &[u8], Role)]) -> Report {
-    let files: Vec<InputFile<'_>> = inputs
-        .iter()
-        .map(|(name, bytes, role)| InputFile {
-            name,
-            bytes,
-            role: *role,
-        })
-        .collect();
-    analyze(&files, &Options::default())
+    common::analyze_named(inputs)
 }
 
 /// A session and, for each expected action, the step of the call that matched it.

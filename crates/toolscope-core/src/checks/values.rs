@@ -7,19 +7,26 @@ use crate::model::Args;
 
 /// Whether two JSON values are equal as JSON.
 pub fn json_equal(left: &Value, right: &Value) -> bool {
-    match (left, right) {
+    deep_equal(left, right, &|left, right| match (left, right) {
         (Value::Number(a), Value::Number(b)) => {
             a == b || matches!((a.as_f64(), b.as_f64()), (Some(x), Some(y)) if x == y)
         }
+        _ => left == right,
+    })
+}
+
+/// Arrays item by item and objects key by key (in any order), everything else by `scalars`.
+pub fn deep_equal(left: &Value, right: &Value, scalars: &dyn Fn(&Value, &Value) -> bool) -> bool {
+    match (left, right) {
         (Value::Array(a), Value::Array(b)) => {
-            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| json_equal(x, y))
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| deep_equal(x, y, scalars))
         }
         (Value::Object(a), Value::Object(b)) => {
             a.len() == b.len()
                 && a.iter()
-                    .all(|(key, x)| b.get(key).is_some_and(|y| json_equal(x, y)))
+                    .all(|(key, x)| b.get(key).is_some_and(|y| deep_equal(x, y, scalars)))
         }
-        _ => left == right,
+        _ => scalars(left, right),
     }
 }
 

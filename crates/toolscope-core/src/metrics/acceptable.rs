@@ -20,6 +20,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::checks::values::deep_equal;
+
 /// Python's types of JSON values, which BFCL's checker compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -276,21 +278,13 @@ pub fn python_equal(left: &Value, right: &Value) -> bool {
             _ => None,
         }
     }
-    match (left, right) {
+    deep_equal(left, right, &|left, right| match (left, right) {
         (Value::Number(a), Value::Number(b)) if a == b => true,
         (Value::Number(_) | Value::Bool(_), Value::Number(_) | Value::Bool(_)) => {
             as_number(left) == as_number(right)
         }
-        (Value::Array(a), Value::Array(b)) => {
-            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| python_equal(x, y))
-        }
-        (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len()
-                && a.iter()
-                    .all(|(key, x)| b.get(key).is_some_and(|y| python_equal(x, y)))
-        }
         _ => left == right,
-    }
+    })
 }
 
 #[cfg(test)]

@@ -69,3 +69,17 @@ pub struct InputSummary {
     /// What was read: sessions, labels, tools or rules, by name.
     pub counts: BTreeMap<String, u64>,
 }
+
+impl InputSummary {
+    /// Records how many `what` were read.
+    pub fn count(&mut self, what: &str, how_many: usize) {
+        self.counts.insert(what.to_string(), how_many as u64);
+    }
+
+    /// Records how many `what` were read, when there were any.
+    pub fn count_any(&mut self, what: &str, how_many: usize) {
+        if how_many > 0 {
+            self.count(what, how_many);
+        }
+    }
+}

@@ -155,23 +155,22 @@ pub fn native_inputs(turns: &[LabelledTurn]) -> (String, String) {
 
 /// Analyses sessions and labels built by [`native_inputs`] with the default options.
 pub fn analyze_turns(turns: &[LabelledTurn]) -> toolscope_core::Report {
-    use toolscope_core::{analyze, InputFile, Options, Role};
+    use toolscope_core::Role;
     let (sessions, labels) = native_inputs(turns);
-    analyze(
-        &[
-            InputFile {
-                name: "sessions.jsonl",
-                bytes: sessions.as_bytes(),
-                role: Role::Traces,
-            },
-            InputFile {
-                name: "labels.jsonl",
-                bytes: labels.as_bytes(),
-                role: Role::Labels,
-            },
-        ],
-        &Options::default(),
-    )
+    analyze_named(&[
+        ("sessions.jsonl", sessions.as_bytes(), Role::Traces),
+        ("labels.jsonl", labels.as_bytes(), Role::Labels),
+    ])
+}
+
+/// Analyses `(name, bytes, role)` files with the default options.
+pub fn analyze_named(files: &[(&str, &[u8], toolscope_core::Role)]) -> toolscope_core::Report {
+    use toolscope_core::{analyze, InputFile, Options};
+    let inputs: Vec<InputFile<'_>> = files
+        .iter()
+        .map(|&(name, bytes, role)| InputFile { name, bytes, role })
+        .collect();
+    analyze(&inputs, &Options::default())
 }
 
 /// Tool names the generated cases draw from (a prefix of this list per case).
