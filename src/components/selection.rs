@@ -193,7 +193,10 @@ fn CellTurns(outcomes: Vec<TurnOutcome>) -> impl IntoView {
                                         Some(false) if outcome.args_subset == Some(true) => {
                                             "subset".to_string()
                                         }
-                                        Some(false) => "wrong".to_string(),
+                                        Some(false) => match &outcome.args_mismatch {
+                                            Some(why) => format!("wrong: {why}"),
+                                            None => "wrong".to_string(),
+                                        },
                                     };
                                     view! {
                                         <tr data-testid="cell-turn">

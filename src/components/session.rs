@@ -203,8 +203,13 @@ fn turn_header(turn: usize, label: Option<TurnOutcome>) -> impl IntoView {
         view! {
             <span class="label" class:wrong=!outcome.is_correct data-testid="turn-label">
                 {format!(
-                    "label: expected {expected}, called {} ({verdict})",
-                    outcome.actual_tool
+                    "label: expected {expected}, called {} ({verdict}){}",
+                    outcome.actual_tool,
+                    outcome
+                        .args_mismatch
+                        .as_ref()
+                        .map(|why| format!("; arguments: {why}"))
+                        .unwrap_or_default(),
                 )}
             </span>
         }

@@ -36,6 +36,8 @@ struct Case {
     tools: Value,
     ground_truth: Value,
     calls: Vec<(String, Value)>,
+    /// The parameter the mutation changed, if it changed one.
+    param: Option<String>,
     valid: bool,
 }
 
@@ -63,6 +65,7 @@ fn cases() -> (String, Vec<Case>) {
                     )
                 })
                 .collect(),
+            param: case["param"].as_str().map(str::to_string),
             valid: case["valid"].as_bool().unwrap(),
         })
         .collect();
@@ -157,12 +160,32 @@ fn acceptable_args_agree_with_bfcl_ast_checker() {
 
     let mut table: BTreeMap<(&str, &str), [usize; 3]> = BTreeMap::new();
     let mut unexplained = Vec::new();
+    let mut explained = 0;
     for case in &cases {
         let outcome = outcomes[case.id.as_str()];
         let ours = outcome.is_correct
             && outcome.args_exact == Some(true)
             && outcome.extra.is_empty()
             && outcome.missing.is_empty();
+        // Wrong arguments are explained; with one expected call, the changed parameter is named
+        // (among parallel calls another pairing may be the one explained).
+        if outcome.is_correct && outcome.args_exact == Some(false) {
+            let why = outcome.args_mismatch.as_deref().unwrap_or_default();
+            let is_single = case
+                .ground_truth
+                .as_array()
+                .is_some_and(|calls| calls.len() == 1);
+            let names_it = match (&case.param, case.mutation.as_str()) {
+                (Some(param), "wrong_value" | "missing_param" | "unexpected_param")
+                    if is_single =>
+                {
+                    why.contains(&format!("{param:?}"))
+                }
+                _ => !why.is_empty(),
+            };
+            assert!(names_it, "{}: {why:?}", case.id);
+            explained += 1;
+        }
         let row = table
             .entry((case.category.as_str(), case.mutation.as_str()))
             .or_default();
@@ -189,6 +212,11 @@ fn acceptable_args_agree_with_bfcl_ast_checker() {
         total += t;
     }
     println!("  total: {agree} of {total} agree; {first_fit} differ only by first-fit pairing");
+    println!("  {explained} wrong-argument verdicts, each with its reason");
+    assert!(
+        explained > 1000,
+        "the mutations give wrong arguments to explain"
+    );
     assert!(
         unexplained.is_empty(),
         "{} unexplained disagreements:\n{}",

@@ -4,7 +4,8 @@ Reads {"categories": [...]} on stdin. For every question of each category (BFCL 
 in the bfcl-eval package), builds model answers (the ground truth, and mutations of it), runs
 `bfcl_eval.eval_checker.ast_eval.ast_checker.ast_checker` on each and prints
 {"version", "cases": [{"id", "category", "mutation", "functions", "question", "ground_truth",
-"calls": [{"name", "args"}], "valid", "error_type"}]}.
+"calls": [{"name", "args"}], "param", "valid", "error_type"}]}; `param` names the parameter a
+mutation changed.
 
 bfcl-eval is installed with --no-deps (its dependencies are model clients, torch among them);
 the checker needs none of them except its model table, used only to rename dotted function names
@@ -99,30 +100,31 @@ def wrong(value, acceptable):
 
 
 def mutations(category, functions, ground_truth):
-    """(name, calls) for the truth and each mutation that applies."""
+    """(name, calls, the parameter it changed or None) for the truth and each mutation that
+    applies."""
     truth = truth_calls(ground_truth)
-    yield "truth", truth
+    yield "truth", truth, None
     (name, args), = truth[0].items()
     params = ground_truth[0][name]
     if args:
         param = next(iter(args))
         mutated = copy.deepcopy(truth)
         mutated[0][name][param] = wrong(args[param], params[param])
-        yield "wrong_value", mutated
+        yield "wrong_value", mutated, param
         mutated = copy.deepcopy(truth)
         mutated[0][name]["zz_unexpected"] = 1
-        yield "unexpected_param", mutated
+        yield "unexpected_param", mutated, "zz_unexpected"
     required = [p for p, values in params.items() if "" not in values and p in args]
     if required:
         mutated = copy.deepcopy(truth)
         del mutated[0][name][required[0]]
-        yield "missing_param", mutated
-    yield "extra_call", truth + [copy.deepcopy(truth[0])]
+        yield "missing_param", mutated, required[0]
+    yield "extra_call", truth + [copy.deepcopy(truth[0])], None
     others = [f["name"] for f in functions if f["name"] != name]
     if others:
         mutated = copy.deepcopy(truth)
         mutated[0] = {others[0]: args}
-        yield "wrong_function", mutated
+        yield "wrong_function", mutated, None
     # Values the checker accepts in another spelling: an int for a float, a re-cased string.
     details = next((f for f in functions if f["name"] == name), {})
     properties = details.get("parameters", {}).get("properties", {})
@@ -131,17 +133,17 @@ def mutations(category, functions, ground_truth):
         if declared == "float" and isinstance(value, float) and value.is_integer():
             mutated = copy.deepcopy(truth)
             mutated[0][name][param] = int(value)
-            yield "int_for_float", mutated
+            yield "int_for_float", mutated, param
             break
     for param, value in args.items():
         if isinstance(value, str) and any(c.isalpha() for c in value):
             mutated = copy.deepcopy(truth)
             mutated[0][name][param] = value.upper().replace(" ", "_")
-            yield "respelled_string", mutated
+            yield "respelled_string", mutated, param
             break
     if len(truth) > 1:
-        yield "reordered", list(reversed(truth))
-        yield "missing_call", truth[:-1]
+        yield "reordered", list(reversed(truth)), None
+        yield "missing_call", truth[:-1], None
 
 
 def main():
@@ -156,12 +158,13 @@ def main():
         for question in questions:
             ground_truth = answers[question["id"]]
             functions = question["function"]
-            for mutation, calls in mutations(category, functions, ground_truth):
+            for mutation, calls, param in mutations(category, functions, ground_truth):
                 result = ast_checker(functions, calls, ground_truth, Language.PYTHON, category, "reference")
                 cases.append({
                     "id": f"{question['id']}.{mutation}",
                     "category": category,
                     "mutation": mutation,
+                    "param": param,
                     "functions": functions,
                     "question": question["question"],
                     "ground_truth": ground_truth,
