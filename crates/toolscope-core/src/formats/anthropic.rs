@@ -31,23 +31,8 @@ impl Dialect for Anthropic {
     const EXPECTED: &'static str = "an Anthropic Messages request ({\"messages\", \"tools\"}), \
         response message, request/response pair or message";
 
-    fn is_message(value: &Value) -> bool {
-        value.get("role").is_some_and(Value::is_string)
-    }
-
-    fn is_request(value: &Value) -> bool {
-        value.get("messages").is_some_and(Value::is_array)
-    }
-
     fn is_response(value: &Value) -> bool {
         value.get("content").is_some_and(Value::is_array)
-    }
-
-    fn request_messages(body: &Value) -> Vec<Value> {
-        body.get("messages")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
     }
 
     fn response_messages(body: &Value) -> Vec<Value> {

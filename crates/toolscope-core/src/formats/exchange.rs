@@ -22,14 +22,23 @@ use crate::model::Session;
 
 /// One provider API's message shapes.
 pub(crate) trait Dialect {
-    /// Whether a record is one message of a bare message list.
-    fn is_message(value: &Value) -> bool;
-    /// Whether a record is a request body.
-    fn is_request(value: &Value) -> bool;
+    /// Whether a record is one message of a bare message list; by default, one with a `role`.
+    fn is_message(value: &Value) -> bool {
+        value.get("role").is_some_and(Value::is_string)
+    }
+    /// Whether a record is a request body; by default, one with a `messages` list.
+    fn is_request(value: &Value) -> bool {
+        value.get("messages").is_some_and(Value::is_array)
+    }
     /// Whether a record is a response body.
     fn is_response(value: &Value) -> bool;
-    /// The messages (or items) a request sends, in order.
-    fn request_messages(body: &Value) -> Vec<Value>;
+    /// The messages (or items) a request sends, in order; by default its `messages`.
+    fn request_messages(body: &Value) -> Vec<Value> {
+        body.get("messages")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    }
     /// The messages (or items) a response returns.
     fn response_messages(body: &Value) -> Vec<Value>;
     /// The tool definitions a request declares, in a shape `tools_from_value` reads.

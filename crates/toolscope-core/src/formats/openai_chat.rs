@@ -29,23 +29,8 @@ impl Dialect for OpenAiChat {
     const EXPECTED: &'static str = "an OpenAI Chat request ({\"messages\", \"tools\"}), response \
         ({\"choices\"}), request/response pair, batch line or message";
 
-    fn is_message(value: &Value) -> bool {
-        value.get("role").is_some_and(Value::is_string)
-    }
-
-    fn is_request(value: &Value) -> bool {
-        value.get("messages").is_some_and(Value::is_array)
-    }
-
     fn is_response(value: &Value) -> bool {
         value.get("choices").is_some_and(Value::is_array)
-    }
-
-    fn request_messages(body: &Value) -> Vec<Value> {
-        body.get("messages")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
     }
 
     fn response_messages(body: &Value) -> Vec<Value> {
