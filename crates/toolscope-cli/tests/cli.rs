@@ -413,3 +413,24 @@ fn report_sums_up_task_actions_in_text_and_json() {
     assert_eq!(first["session_id"], "task_0.trial_0");
     assert_eq!(first["actions"][0]["matched"], false);
 }
+
+#[test]
+fn score_prints_each_sessions_task_actions_when_the_traces_carry_them() {
+    let output = toolscope()
+        .arg("score")
+        .arg(core_fixture(
+            "formats/tau_bench/gpt-4o-airline.subset3.json",
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        stdout_lines(&output),
+        [
+            "task_0.trial_0   actions 0 of 1  not matched: book_reservation",
+            "task_6.trial_0   actions 1 of 1",
+            "task_32.trial_0  actions 3 of 4  not matched: book_reservation",
+            "task actions: 4 of 6 matched (66.7%); 1 of 3 sessions with every action",
+        ]
+    );
+}

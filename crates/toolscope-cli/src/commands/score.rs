@@ -5,18 +5,26 @@ use anyhow::{bail, Result};
 use super::{outcome, report_diagnostics};
 use crate::cli::ScoreArgs;
 use crate::inputs::run_engine;
-use crate::output::text::{print_confusion, print_selection};
+use crate::output::text::{print_confusion, print_selection, print_tasks};
 use crate::Outcome;
 
 pub fn run(args: &ScoreArgs) -> Result<Outcome> {
     let report = run_engine(&args.inputs, Some(&args.metrics))?;
     let has_input_errors = report_diagnostics(&report)?;
-    let Some(selection) = &report.selection else {
-        bail!("no labels to score against: give --labels FILE, or eval cases that carry them");
-    };
-    print_selection(selection)?;
-    if args.confusion {
-        print_confusion(selection)?;
+    if report.selection.is_none() && report.tasks.is_none() {
+        bail!(
+            "no labels to score against: give --labels FILE, or traces that carry them (eval \
+             cases, BFCL answers, τ-bench runs)"
+        );
+    }
+    if let Some(selection) = &report.selection {
+        print_selection(selection)?;
+        if args.confusion {
+            print_confusion(selection)?;
+        }
+    }
+    if let Some(tasks) = &report.tasks {
+        print_tasks(tasks)?;
     }
     Ok(outcome(has_input_errors, false))
 }

@@ -5,6 +5,7 @@ use std::io::{BufWriter, Write};
 use anyhow::Result;
 use toolscope_core::checks::problem::python_repr;
 use toolscope_core::metrics::selection::{seed_report_lines, Selection};
+use toolscope_core::metrics::task_actions::TaskActions;
 use toolscope_core::{Diagnostic, Report};
 
 /// Every problem, one per line as the seed's `check_calls` prints them, prefixed by the session
@@ -77,9 +78,6 @@ pub fn confusion_lines(labels: &[String], matrix: &[Vec<u64>]) -> Vec<String> {
 pub fn print_summary(report: &Report) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let summary = &report.summary;
-    let percent = |rate: Option<f64>| {
-        rate.map_or_else(|| "n/a".to_string(), |r| format!("{:.1}%", r * 100.0))
-    };
     writeln!(
         out,
         "sessions {}  calls {}  turns {}",
@@ -128,17 +126,58 @@ pub fn print_summary(report: &Report) -> Result<()> {
         )?;
     }
     if let Some(tasks) = &report.tasks {
-        writeln!(
-            out,
-            "task actions: {} of {} matched ({}); {} of {} sessions with every action",
-            tasks.actions.count,
-            tasks.actions.total,
-            percent(tasks.actions.rate),
-            tasks.sessions_all_matched.count,
-            tasks.sessions_all_matched.total
-        )?;
+        writeln!(out, "{}", task_summary(tasks))?;
     }
     Ok(())
+}
+
+/// Per session with a task label: its actions matched, and the ones no call matched.
+pub fn print_tasks(tasks: &TaskActions) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    let width = tasks
+        .outcomes
+        .iter()
+        .map(|outcome| outcome.session_id.chars().count())
+        .max()
+        .unwrap_or(0);
+    for outcome in &tasks.outcomes {
+        let matched = outcome.actions.iter().filter(|check| check.matched).count();
+        let missing: Vec<&str> = outcome
+            .actions
+            .iter()
+            .filter(|check| !check.matched)
+            .map(|check| check.name.as_str())
+            .collect();
+        write!(
+            out,
+            "{:<width$}  actions {matched} of {}",
+            outcome.session_id,
+            outcome.actions.len()
+        )?;
+        if !missing.is_empty() {
+            write!(out, "  not matched: {}", missing.join(", "))?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(out, "{}", task_summary(tasks))?;
+    Ok(())
+}
+
+/// "12.5%", or "n/a" when the rate has no denominator.
+fn percent(rate: Option<f64>) -> String {
+    rate.map_or_else(|| "n/a".to_string(), |r| format!("{:.1}%", r * 100.0))
+}
+
+/// "task actions: 4 of 6 matched (66.7%); 1 of 3 sessions with every action".
+fn task_summary(tasks: &TaskActions) -> String {
+    format!(
+        "task actions: {} of {} matched ({}); {} of {} sessions with every action",
+        tasks.actions.count,
+        tasks.actions.total,
+        percent(tasks.actions.rate),
+        tasks.sessions_all_matched.count,
+        tasks.sessions_all_matched.total
+    )
 }
 
 /// Input diagnostics on stderr, one per line: `file:line:column: severity: message`.
