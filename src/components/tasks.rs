@@ -46,13 +46,7 @@ pub fn TaskTable(tasks: TaskActions) -> impl IntoView {
                         .into_iter()
                         .map(|outcome| {
                             let session_id = outcome.session_id.clone();
-                            let matched = outcome.actions.iter().filter(|c| c.matched).count();
-                            let missing: Vec<&str> = outcome
-                                .actions
-                                .iter()
-                                .filter(|check| !check.matched)
-                                .map(|check| check.name.as_str())
-                                .collect();
+                            let (matched, missing) = (outcome.matched(), outcome.unmatched());
                             view! {
                                 <tr data-session=outcome.session_id.clone()>
                                     <td>

@@ -141,13 +141,7 @@ pub fn print_tasks(tasks: &TaskActions) -> Result<()> {
         .max()
         .unwrap_or(0);
     for outcome in &tasks.outcomes {
-        let matched = outcome.actions.iter().filter(|check| check.matched).count();
-        let missing: Vec<&str> = outcome
-            .actions
-            .iter()
-            .filter(|check| !check.matched)
-            .map(|check| check.name.as_str())
-            .collect();
+        let (matched, missing) = (outcome.matched(), outcome.unmatched());
         write!(
             out,
             "{:<width$}  actions {matched} of {}",

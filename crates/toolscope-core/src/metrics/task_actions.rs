@@ -55,6 +55,20 @@ impl TaskOutcome {
     pub fn all_matched(&self) -> bool {
         self.actions.iter().all(|check| check.matched)
     }
+
+    /// How many expected actions were matched.
+    pub fn matched(&self) -> usize {
+        self.actions.iter().filter(|check| check.matched).count()
+    }
+
+    /// The tools of the expected actions no call matched, in the task's order.
+    pub fn unmatched(&self) -> Vec<&str> {
+        self.actions
+            .iter()
+            .filter(|check| !check.matched)
+            .map(|check| check.name.as_str())
+            .collect()
+    }
 }
 
 fn is_zero(count: &usize) -> bool {
