@@ -25,15 +25,20 @@ use crate::inputs::labels::{Expected, Label};
 use crate::json::{parse_value, Split, MAX_DEPTH};
 use crate::model::{Origin, Session, NO_TOOL};
 
-/// Whether a record is a BFCL question or possible answer.
+/// Whether a record is a BFCL question, possible answer or model result.
 pub(crate) fn is_bfcl(value: &Value) -> bool {
     value.get("id").is_some()
         && (value.get("ground_truth").is_some()
             || value.get("question").is_some()
-                && (value.get("function").is_some() || value.get("initial_config").is_some()))
+                && (value.get("function").is_some() || value.get("initial_config").is_some())
+            || value.get("result").is_some()
+                && ["latency", "input_token_count", "output_token_count"]
+                    .iter()
+                    .any(|key| value.get(*key).is_some()))
 }
 
-/// Reads questions as sessions and answers as labels.
+/// Reads questions and model results as sessions (a result completes its question's session,
+/// see [`crate::analyze`]), and answers as labels.
 pub(crate) fn read(
     file: &str,
     split: &Split<'_>,
@@ -55,7 +60,10 @@ pub(crate) fn read(
             diagnostics.push(error("BFCL entry has no \"id\"; left out".into()));
             continue;
         };
-        if let Some(truth) = value.get("ground_truth") {
+        if let Some(result) = value.get("result") {
+            let read = super::bfcl_results::session(file, record.line, &id, result, diagnostics);
+            sessions.extend(read);
+        } else if let Some(truth) = value.get("ground_truth") {
             match answer_labels(&id, truth, &origin) {
                 Ok(found) => labels.extend(found),
                 Err(message) => diagnostics.push(error(format!("{id}: {message}; left out"))),
@@ -85,8 +93,8 @@ pub(crate) fn read(
             }
         } else {
             diagnostics.push(error(format!(
-                "{id}: neither a question (\"question\", \"function\") nor a possible answer \
-                 (\"ground_truth\"); left out"
+                "{id}: neither a question (\"question\", \"function\"), a possible answer \
+                 (\"ground_truth\") nor a model result (\"result\"); left out"
             )));
         }
     }
@@ -227,7 +235,7 @@ pub(crate) fn parse_call(text: &str) -> Option<(String, Option<Value>)> {
 }
 
 /// The arguments of a call, split at the commas outside strings and brackets.
-fn split_arguments(inner: &str) -> Option<Vec<&str>> {
+pub(crate) fn split_arguments(inner: &str) -> Option<Vec<&str>> {
     let mut arguments = Vec::new();
     let (mut depth, mut start) = (0usize, 0);
     let mut quote: Option<char> = None;

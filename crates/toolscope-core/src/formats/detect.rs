@@ -117,7 +117,7 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
         TraceFormat::TauBench => super::tau_bench::is_tau(probe.first())
             .then_some("runs with \"task_id\" and \"traj\" (or \"simulations\"): τ-bench"),
         TraceFormat::Bfcl => super::bfcl::is_bfcl(probe.first()).then_some(
-            "lines with \"id\" and \"question\"/\"ground_truth\": BFCL questions or answers",
+            "lines with \"id\" and \"question\"/\"ground_truth\"/\"result\": BFCL questions, answers or model results",
         ),
         TraceFormat::Inspect => super::inspect::is_log(probe.first())
             .then_some("a log with \"eval.task\" and \"samples\": Inspect AI"),

@@ -24,6 +24,7 @@
 
 pub mod anthropic;
 pub mod bfcl;
+mod bfcl_results;
 mod content;
 mod conversation;
 mod detect;
