@@ -6,9 +6,10 @@
 //! parameter, a missing parameter, an extra call, a missing call, a wrong function, the calls
 //! reordered, an int for a float, a re-spelled string) and runs BFCL's `ast_checker` on each.
 //!
-//! Here each answer becomes a native session (the question's functions as its tools, read as the
-//! BFCL reader reads them, the answer's calls in one turn) and the ground truth a BFCL
-//! possible-answer record read by the BFCL reader; [`toolscope_core::analyze`] scores the turn.
+//! Here each case is written as BFCL lays a run out: a question file (the question and its
+//! functions), a model result file (the answer, arguments as JSON strings as function-calling
+//! models write them) and a possible-answer file, all read by the BFCL reader; the result
+//! completes the question's session and [`toolscope_core::analyze`] scores the turn.
 //! toolscope calls an answer valid when the first call's tool is expected, every expected call is
 //! matched with acceptable arguments (exact mode) and no call is missing or extra.
 //!
@@ -25,7 +26,7 @@ use common::run_reference;
 use serde_json::{json, Map, Value};
 use toolscope_core::formats::bfcl::functions_as_schema;
 use toolscope_core::metrics::acceptable::check_acceptable;
-use toolscope_core::{analyze, InputFile, Options, Role};
+use toolscope_core::Role;
 
 const CATEGORIES: [&str; 4] = ["simple_python", "multiple", "parallel", "parallel_multiple"];
 
@@ -33,6 +34,8 @@ struct Case {
     id: String,
     category: String,
     mutation: String,
+    functions: Value,
+    question: Value,
     tools: Value,
     ground_truth: Value,
     calls: Vec<(String, Value)>,
@@ -52,6 +55,8 @@ fn cases() -> (String, Vec<Case>) {
             id: case["id"].as_str().unwrap().to_string(),
             category: case["category"].as_str().unwrap().to_string(),
             mutation: case["mutation"].as_str().unwrap().to_string(),
+            functions: case["functions"].clone(),
+            question: case["question"].clone(),
             tools: functions_as_schema(&case["functions"]),
             ground_truth: case["ground_truth"].clone(),
             calls: case["calls"]
@@ -72,24 +77,26 @@ fn cases() -> (String, Vec<Case>) {
     (version, cases)
 }
 
-/// One native session per case and one BFCL possible-answer record per case.
-fn inputs(cases: &[Case]) -> (String, String) {
-    let mut sessions = String::new();
-    let mut answers = String::new();
+/// A question file, a model result file and a possible-answer file, one line per case each.
+fn inputs(cases: &[Case]) -> [String; 3] {
+    let mut files: [String; 3] = Default::default();
     for case in cases {
-        let mut events = vec![json!({"type": "user", "content": "question"})];
-        for (index, (name, args)) in case.calls.iter().enumerate() {
-            events.push(json!({"type": "tool_use", "call_id": format!("c{index}"),
-                "name": name, "args": args}));
+        let result: Vec<Value> = case
+            .calls
+            .iter()
+            .map(|(name, args)| json!({ name.as_str(): args.to_string() }))
+            .collect();
+        let lines = [
+            json!({"id": case.id, "question": case.question, "function": case.functions}),
+            json!({"id": case.id, "result": result, "latency": 0.5}),
+            json!({"id": case.id, "ground_truth": case.ground_truth}),
+        ];
+        for (file, line) in files.iter_mut().zip(lines) {
+            file.push_str(&line.to_string());
+            file.push('\n');
         }
-        let session = json!({"session_id": case.id, "tools": case.tools, "events": events});
-        sessions.push_str(&session.to_string());
-        sessions.push('\n');
-        let answer = json!({"id": case.id, "ground_truth": case.ground_truth});
-        answers.push_str(&answer.to_string());
-        answers.push('\n');
     }
-    (sessions, answers)
+    files
 }
 
 /// BFCL's pairing: each expected call takes the first unused call that fits.
@@ -128,21 +135,16 @@ fn first_fit_valid(case: &Case) -> bool {
 fn acceptable_args_agree_with_bfcl_ast_checker() {
     let (version, cases) = cases();
     assert!(cases.len() > 5000, "only {} cases", cases.len());
-    let (sessions, answers) = inputs(&cases);
-    let report = analyze(
-        &[
-            InputFile {
-                name: "answers.jsonl",
-                bytes: sessions.as_bytes(),
-                role: Role::Traces,
-            },
-            InputFile {
-                name: "possible_answer.json",
-                bytes: answers.as_bytes(),
-                role: Role::Traces,
-            },
-        ],
-        &Options::default(),
+    let [questions, results, answers] = inputs(&cases);
+    let report = common::analyze_named(&[
+        ("BFCL_v4_questions.json", questions.as_bytes(), Role::Traces),
+        ("BFCL_v4_result.json", results.as_bytes(), Role::Traces),
+        ("possible_answer.json", answers.as_bytes(), Role::Traces),
+    ]);
+    assert_eq!(
+        report.sessions.len(),
+        cases.len(),
+        "each result completes its question"
     );
     let errors: Vec<_> = report
         .diagnostics
