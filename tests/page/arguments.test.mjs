@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { useBrowser, open, dropFiles, waitForReport, cliReport } from './support.mjs';
+import {
+  useBrowser, open, dropFiles, waitForReport, cliReport, loadFiles, downloadText, ROOT,
+} from './support.mjs';
 
 const shared = useBrowser(before, after);
 
@@ -66,5 +68,23 @@ test('acceptable values: the turn label says which argument is wrong, as the CLI
     await label.innerText(),
     `label: expected get_weather, called get_weather (correct); arguments: ${byId.wrong.args_mismatch}`,
   );
+  assert.deepEqual(errors, []);
+});
+
+test('a BFCL run (questions, a result file, possible answers) gives the CLI report', async () => {
+  const dir = join(ROOT, 'crates', 'toolscope-core', 'tests', 'fixtures', 'formats', 'bfcl');
+  const files = [
+    'BFCL_v4_simple_python.head3.json',
+    'BFCL_v4_simple_python_result.sample.json',
+    'possible_answer.BFCL_v4_simple_python.head3.json',
+  ];
+  const errors = [];
+  const page = await open(shared.browser, shared.server.url, errors);
+  await loadFiles(page, files.map((name) => join(dir, name)));
+  const { text } = await downloadText(page, () => page.getByTestId('download-report-json').click());
+  const expected = JSON.parse(cliReport(dir, { traces: files }));
+  assert.deepEqual(JSON.parse(text), expected);
+  const verdicts = expected.selection.outcomes.map((o) => [o.session_id, o.args_exact]);
+  assert.deepEqual(verdicts, [['simple_python_0', true], ['simple_python_1', true], ['simple_python_2', false]]);
   assert.deepEqual(errors, []);
 });
