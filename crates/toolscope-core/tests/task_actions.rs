@@ -171,3 +171,36 @@ fn a_tau2_tasks_file_labels_every_trial_of_its_tasks() {
     );
     assert!(unrun.message.contains("and 3 more"), "{}", unrun.message);
 }
+
+#[test]
+fn filters_narrow_task_actions_to_a_tool_and_an_agent() {
+    use toolscope_core::{Analysis, Filter, InputFile, Options};
+    let bytes = read("formats/tau_bench/gpt-4o-airline.subset3.json");
+    let inputs = [InputFile {
+        name: "runs.json",
+        bytes: &bytes,
+        role: Role::Traces,
+    }];
+    let analysis = Analysis::new(&inputs, &Options::default(), &mut |_| {});
+    let whole = analysis.report().tasks.clone().unwrap();
+    assert_eq!(whole.outcomes.len(), 3);
+    let booking = Filter {
+        tool: Some("book_reservation".into()),
+        ..Filter::default()
+    };
+    let tasks = analysis.filtered(&booking).tasks.unwrap();
+    assert_eq!(
+        matched(&tasks.outcomes),
+        vec![
+            ("task_0.trial_0", vec![("book_reservation", None)]),
+            ("task_32.trial_0", vec![("book_reservation", None)]),
+        ]
+    );
+    assert_eq!((tasks.actions.count, tasks.actions.total), (0, 2));
+    // The runs name no agent: an agent filter keeps none of them.
+    let agent = Filter {
+        agent: Some("gpt-4o".into()),
+        ..Filter::default()
+    };
+    assert!(analysis.filtered(&agent).tasks.unwrap().outcomes.is_empty());
+}
