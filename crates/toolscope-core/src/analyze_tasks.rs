@@ -27,11 +27,11 @@ pub(crate) fn score_tasks(
             by_task.entry(task).or_default().push(session);
         }
     }
-    let mut chosen: BTreeMap<&str, (usize, &TaskLabel)> = BTreeMap::new();
+    let mut chosen: BTreeMap<&str, &TaskLabel> = BTreeMap::new();
     let mut order: Vec<&str> = Vec::new();
     let mut unrun: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     let mut user_actions: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for (index, label) in labels.iter().enumerate() {
+    for label in &labels {
         let targets: Vec<&Session> = match &label.target {
             TaskTarget::Session(id) => {
                 match by_id.get(id.as_str()) {
@@ -61,7 +61,7 @@ pub(crate) fn score_tasks(
         }
         for session in targets {
             let id = session.session_id.as_str();
-            if let Some((_, earlier)) = chosen.get(id) {
+            if let Some(earlier) = chosen.get(id) {
                 diagnostics.push(Diagnostic::warning(
                     &label.origin.file,
                     Some(label.origin.line),
@@ -73,7 +73,7 @@ pub(crate) fn score_tasks(
             } else {
                 order.push(id);
             }
-            chosen.insert(id, (index, label));
+            chosen.insert(id, label);
         }
     }
     for (file, ids) in unrun {
@@ -111,7 +111,7 @@ pub(crate) fn score_tasks(
         .iter()
         .map(|id| {
             let session = by_id[id];
-            let (_, label) = chosen[id];
+            let label = chosen[id];
             score_task(label, session, session.task_id.as_deref())
         })
         .collect()

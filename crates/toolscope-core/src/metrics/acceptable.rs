@@ -21,6 +21,7 @@
 use serde_json::{Map, Value};
 
 use crate::checks::values::deep_equal;
+use crate::model::ToolDef;
 
 /// Python's types of JSON values, which BFCL's checker compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,6 +66,14 @@ fn acceptable_kind(acceptable: &[Value]) -> Option<Kind> {
         .iter()
         .find(|value| value.as_str() != Some(""))
         .map(kind)
+}
+
+/// The argument schema of the tool called `name` among `tools` (the definitions that apply to
+/// the session), if it is defined there.
+pub fn schema_for<'a>(tools: Option<&'a [ToolDef]>, name: &str) -> Option<&'a Value> {
+    tools
+        .and_then(|tools| tools.iter().find(|tool| tool.name == name))
+        .map(|tool| &tool.input_schema)
 }
 
 /// Whether `actual` (a call's arguments) matches `acceptable` (parameter → acceptable values).

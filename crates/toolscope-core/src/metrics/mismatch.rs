@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::acceptable::check_acceptable;
+use super::acceptable::{check_acceptable, schema_for};
 use crate::inputs::labels::Label;
 use crate::model::{ToolDef, Turn};
 
@@ -16,11 +16,6 @@ pub fn mismatch(
     tools: Option<&[ToolDef]>,
 ) -> Option<String> {
     if let Some(acceptable) = &label.acceptable_args {
-        let schema_of = |name: &str| {
-            tools
-                .and_then(|tools| tools.iter().find(|tool| tool.name == name))
-                .map(|tool| &tool.input_schema)
-        };
         // Each expected call takes the first unused call that fits; the first left without one
         // is explained against the calls of its tool still free.
         let mut used = vec![false; turn.calls.len()];
@@ -36,7 +31,7 @@ pub fn mismatch(
                     reasons.push(format!("call {step}: the arguments are not JSON"));
                     continue;
                 };
-                match check_acceptable(args, params, schema_of(name), false) {
+                match check_acceptable(args, params, schema_for(tools, name), false) {
                     Ok(()) => {
                         fitted = Some(slot);
                         break;

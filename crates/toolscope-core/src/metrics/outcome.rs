@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::acceptable::check_acceptable;
+use super::acceptable::{check_acceptable, schema_for};
 use super::args_match::{all_matched, all_matched_by, args_match, ArgsMode};
 use super::mismatch::mismatch;
 use crate::inputs::labels::{Expected, Label};
@@ -199,11 +199,6 @@ fn acceptable_correct(
     mode: ArgsMode,
     tools: Option<&[ToolDef]>,
 ) -> bool {
-    let schema_of = |name: &str| {
-        tools
-            .and_then(|tools| tools.iter().find(|tool| tool.name == name))
-            .map(|tool| &tool.input_schema)
-    };
     let expected = label.expected_calls(actual_tool);
     let actual: Vec<(&str, Option<&Value>)> = turn
         .calls
@@ -214,7 +209,7 @@ fn acceptable_correct(
     let allow_extra = mode == ArgsMode::Subset;
     all_matched_by(&actual, &names, &|index, args| {
         acceptable.get(index).is_some_and(|params| {
-            check_acceptable(args, params, schema_of(names[index]), allow_extra).is_ok()
+            check_acceptable(args, params, schema_for(tools, names[index]), allow_extra).is_ok()
         })
     })
 }
