@@ -20,7 +20,7 @@ use crate::inputs::task_labels::TaskLabel;
 use crate::metrics::outcome::{score_turn, TurnOutcome};
 use crate::metrics::selection::summarize;
 use crate::metrics::task_actions::{summarize_tasks, TaskOutcome};
-use crate::model::{turn_count, turns_of, Event, Session, ToolDef};
+use crate::model::{turn_count, turns_of, Session, ToolDef};
 use crate::report::{summarize_checks, InputSummary, Report};
 
 /// How often (in sessions or labels) progress is reported while checking and scoring.
@@ -180,7 +180,7 @@ pub(crate) fn run(
         done: total_bytes,
         total: total_bytes,
     });
-    join_bfcl_results(&mut sessions, &bfcl_files);
+    crate::formats::join_bfcl_results(&mut sessions, &bfcl_files);
     make_ids_unique(&mut sessions, &mut diagnostics);
     let findings = run_checks(
         &sessions,
@@ -356,48 +356,6 @@ fn score_labels(
             )
         })
         .collect()
-}
-
-/// BFCL keeps a question and a model's answer in separate files under one id: a result session
-/// (calls, no user turn) completes the question session (user turns and tools, no calls) of the
-/// same id, both read from BFCL files. A second result for one question stays apart (and is
-/// renamed as any repeated id).
-fn join_bfcl_results(sessions: &mut Vec<Session>, bfcl_files: &[&str]) {
-    if bfcl_files.is_empty() {
-        return;
-    }
-    let from_bfcl = |session: &Session| bfcl_files.contains(&session.origin.file.as_str());
-    let has_user = |session: &Session| {
-        session
-            .events
-            .iter()
-            .any(|event| matches!(event, Event::User { .. }))
-    };
-    let mut questions: HashMap<String, usize> = HashMap::new();
-    for (index, session) in sessions.iter().enumerate() {
-        if from_bfcl(session) && has_user(session) && session.calls().next().is_none() {
-            questions.entry(session.session_id.clone()).or_insert(index);
-        }
-    }
-    let mut dropped = vec![false; sessions.len()];
-    for index in 0..sessions.len() {
-        let session = &sessions[index];
-        if !from_bfcl(session) || has_user(session) {
-            continue;
-        }
-        // Each question takes one result: the first.
-        let Some(question) = questions.remove(&session.session_id) else {
-            continue;
-        };
-        let events = std::mem::take(&mut sessions[index].events);
-        sessions[question].events.extend(events);
-        dropped[index] = true;
-    }
-    let mut index = 0;
-    sessions.retain(|_| {
-        index += 1;
-        !dropped[index - 1]
-    });
 }
 
 /// Gives a repeated session id a suffix (`#2`, `#3`, ...) with a warning, so labels and links

@@ -38,7 +38,7 @@ pub(crate) fn is_bfcl(value: &Value) -> bool {
 }
 
 /// Reads questions and model results as sessions (a result completes its question's session,
-/// see [`crate::analyze`]), and answers as labels.
+/// see [`super::join_bfcl_results`]), and answers as labels.
 pub(crate) fn read(
     file: &str,
     split: &Split<'_>,

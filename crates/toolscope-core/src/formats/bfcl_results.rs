@@ -10,9 +10,9 @@
 //! Function-calling models write a list of `{name: arguments}` (arguments as a JSON string, or
 //! an object); prompting models write their text, which BFCL decodes as a Python list of calls
 //! (`[f(a=1), g(b='x')]`), as toolscope does. Text that is not calls is the model's reply (no
-//! call). Each result is one session named by the question's `id`, so that given with the
-//! question file it completes the question's session (its user turn and tools), and the
-//! `possible_answer` file's labels score it. Multi-turn results (lists of turns of steps) are
+//! call). Each result is one session named by the question's `id`; given with the question file
+//! it completes the question's session (its user turn and tools, [`join_bfcl_results`], run by
+//! the engine once every file is read), and the `possible_answer` file's labels score it. Multi-turn results (lists of turns of steps) are
 //! not read: BFCL checks those by executing the calls.
 
 use serde_json::Value;
@@ -20,7 +20,9 @@ use serde_json::Value;
 use super::bfcl::{parse_call, split_arguments};
 use super::conversation::{args_from, Conversation};
 use crate::diagnostic::Diagnostic;
-use crate::model::{Args, Session};
+use std::collections::HashMap;
+
+use crate::model::{Args, Event, Session};
 
 /// One result record as a session, or None (with a diagnostic) when it cannot be read.
 pub(crate) fn session(
@@ -119,6 +121,48 @@ fn decoded_calls(text: &str) -> Option<Vec<(String, Args)>> {
             Some((name, args))
         })
         .collect()
+}
+
+/// BFCL keeps a question and a model's answer in separate files under one id: a result session
+/// (calls, no user turn) completes the question session (user turns and tools, no calls) of the
+/// same id, both read from BFCL files. A second result for one question stays apart (and is
+/// renamed as any repeated id).
+pub(crate) fn join_bfcl_results(sessions: &mut Vec<Session>, bfcl_files: &[&str]) {
+    if bfcl_files.is_empty() {
+        return;
+    }
+    let from_bfcl = |session: &Session| bfcl_files.contains(&session.origin.file.as_str());
+    let has_user = |session: &Session| {
+        session
+            .events
+            .iter()
+            .any(|event| matches!(event, Event::User { .. }))
+    };
+    let mut questions: HashMap<String, usize> = HashMap::new();
+    for (index, session) in sessions.iter().enumerate() {
+        if from_bfcl(session) && has_user(session) && session.calls().next().is_none() {
+            questions.entry(session.session_id.clone()).or_insert(index);
+        }
+    }
+    let mut dropped = vec![false; sessions.len()];
+    for index in 0..sessions.len() {
+        let session = &sessions[index];
+        if !from_bfcl(session) || has_user(session) {
+            continue;
+        }
+        // Each question takes one result: the first.
+        let Some(question) = questions.remove(&session.session_id) else {
+            continue;
+        };
+        let events = std::mem::take(&mut sessions[index].events);
+        sessions[question].events.extend(events);
+        dropped[index] = true;
+    }
+    let mut index = 0;
+    sessions.retain(|_| {
+        index += 1;
+        !dropped[index - 1]
+    });
 }
 
 #[cfg(test)]

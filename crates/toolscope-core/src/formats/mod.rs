@@ -25,6 +25,7 @@
 pub mod anthropic;
 pub mod bfcl;
 mod bfcl_results;
+pub(crate) use bfcl_results::join_bfcl_results;
 mod content;
 mod conversation;
 mod detect;
