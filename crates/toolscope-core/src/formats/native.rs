@@ -59,7 +59,7 @@ pub fn read(file: &str, split: &Split<'_>, diagnostics: &mut Vec<Diagnostic>) ->
 const PROGRESS_EVERY: usize = 1024;
 
 /// [`read`], telling `progress` the share of the records read so far, every
-/// [`PROGRESS_EVERY`] records.
+/// 1,024 records (`PROGRESS_EVERY`).
 pub fn read_reporting(
     file: &str,
     split: &Split<'_>,
