@@ -172,11 +172,7 @@ fn args_correct(
         );
     }
     if let (Some(tools), Some(args_list)) = (&label.expected_tools, &label.expected_args_list) {
-        let actual: Vec<(&str, Option<&Value>)> = turn
-            .calls
-            .iter()
-            .map(|(_, call)| (call.name.as_str(), call.args.json()))
-            .collect();
+        let actual = named_args(turn);
         let expected: Vec<(&str, &Value)> =
             tools.iter().map(String::as_str).zip(args_list).collect();
         return Some(is_correct && all_matched(&actual, &expected, mode));
@@ -200,11 +196,7 @@ fn acceptable_correct(
     tools: Option<&[ToolDef]>,
 ) -> bool {
     let expected = label.expected_calls(actual_tool);
-    let actual: Vec<(&str, Option<&Value>)> = turn
-        .calls
-        .iter()
-        .map(|(_, call)| (call.name.as_str(), call.args.json()))
-        .collect();
+    let actual = named_args(turn);
     let names: Vec<&str> = expected.iter().map(String::as_str).collect();
     let allow_extra = mode == ArgsMode::Subset;
     all_matched_by(&actual, &names, &|index, args| {
@@ -212,6 +204,14 @@ fn acceptable_correct(
             check_acceptable(args, params, schema_for(tools, names[index]), allow_extra).is_ok()
         })
     })
+}
+
+/// Each call of the turn as (tool, decoded arguments), for matching expected calls.
+fn named_args<'a>(turn: &Turn<'a>) -> Vec<(&'a str, Option<&'a Value>)> {
+    turn.calls
+        .iter()
+        .map(|(_, call)| (call.name.as_str(), call.args.json()))
+        .collect()
 }
 
 /// `(actual - expected, expected - actual)` as multisets, each in the order of its source.
