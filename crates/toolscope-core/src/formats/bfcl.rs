@@ -8,8 +8,12 @@
 //!                "properties": {"artist": {"type": "string"}, "duration": {"type": "integer"}}}}]}
 //! {"id": "parallel_0", "ground_truth": [{"spotify.play": {"artist": ["Taylor Swift"], "duration": [20]}}]}
 //! ```
-//! BFCL's parameter types (`dict`, `float`, `tuple`, `any`, Java's `String`, `HashMap`, `long`, …)
-//! are read as JSON Schema's. A ground truth lists the acceptable values of each argument (`""`
+//! BFCL's parameter types (`dict`, `float`, `tuple`, `any`, …) are read as JSON Schema's. Java
+//! and JavaScript questions (ids `simple_java_*`, `simple_javascript_*`) declare `long`,
+//! `HashMap`, `Bigint`, …: BFCL shows the model each of those parameters as a string, and so does
+//! the schema read here, keeping the declared type in `"x-bfcl-type"` (items' in
+//! `"x-bfcl-items"`, the language in `"x-bfcl-language"`) for the argument check, which converts
+//! the strings as BFCL does ([`crate::metrics::bfcl_literals`]). A ground truth lists the acceptable values of each argument (`""`
 //! marks one that may be left out); the label keeps them as `acceptable_args`, judged as BFCL's
 //! AST checker judges them ([`crate::metrics::acceptable`]), parallel calls in any order.
 //! Irrelevance questions are labelled "no call". Multi-turn ground truths (Python call strings
@@ -23,6 +27,7 @@ use super::python_literal::python_literal;
 use crate::diagnostic::Diagnostic;
 use crate::inputs::labels::{Expected, Label};
 use crate::json::{parse_value, Split, MAX_DEPTH};
+use crate::metrics::bfcl_literals::Language;
 use crate::model::{Origin, Session, NO_TOOL};
 
 /// Whether a record is a BFCL question, possible answer or model result.
@@ -71,7 +76,8 @@ pub(crate) fn read(
         } else if let Some(question) = value.get("question").and_then(Value::as_array) {
             let mut conversation = Conversation::new(id.clone(), file, record.line);
             if let Some(functions) = value.get("function") {
-                match tool_lists.read(&functions_as_schema(functions).to_string()) {
+                let schema = functions_as_schema(functions, Language::of_id(&id));
+                match tool_lists.read(&schema.to_string()) {
                     Ok(tools) => conversation.set_tools(Some(tools)),
                     Err(message) => {
                         diagnostics.push(error(format!("{id}: \"function\": {message}")))
@@ -266,15 +272,46 @@ pub(crate) fn split_arguments(inner: &str) -> Option<Vec<&str>> {
 }
 
 /// BFCL function docs (`[{"name", "description", "parameters"}]`) with JSON Schema type names,
-/// as a catalog or a session's `tools` reads them.
-pub fn functions_as_schema(functions: &Value) -> Value {
+/// as a catalog or a session's `tools` reads them; a Java or JavaScript question's parameters
+/// are strings, as BFCL shows them to the model.
+pub fn functions_as_schema(functions: &Value, language: Option<Language>) -> Value {
     let mut converted = functions.clone();
     for function in converted.as_array_mut().into_iter().flatten() {
         if let Some(parameters) = function.get_mut("parameters") {
+            if let Some(language) = language {
+                as_strings(parameters, language);
+            }
             json_schema_types(parameters, 0);
         }
     }
     converted
+}
+
+/// BFCL's `_func_doc_language_specific_pre_processing`: every parameter a string; here with its
+/// declared type (and its items') kept for the argument check.
+fn as_strings(parameters: &mut Value, language: Language) {
+    let Some(map) = parameters.as_object_mut() else {
+        return;
+    };
+    map.insert("x-bfcl-language".into(), language.name().into());
+    let Some(Value::Object(properties)) = map.get_mut("properties") else {
+        return;
+    };
+    for property in properties.values_mut() {
+        let Some(property) = property.as_object_mut() else {
+            continue;
+        };
+        if let Some(declared) = property.remove("type") {
+            property.insert("x-bfcl-type".into(), declared);
+        }
+        if let Some(items) = property.remove("items") {
+            if let Some(items_type) = items.get("type") {
+                property.insert("x-bfcl-items".into(), items_type.clone());
+            }
+        }
+        property.remove("properties");
+        property.insert("type".into(), "string".into());
+    }
 }
 
 /// BFCL's (and Java's, JavaScript's) type names as JSON Schema's; `any` accepts anything.
@@ -360,5 +397,23 @@ mod tests {
         let acceptable = labels[0].acceptable_args.as_ref().unwrap();
         assert_eq!(acceptable[0]["unit"], json!(["", "units"]));
         assert!(answer_labels("x", &json!([{"f": {"base": 10}}]), &origin).is_err());
+    }
+
+    #[test]
+    fn java_parameters_are_strings_that_keep_their_declared_type() {
+        let functions = json!([{"name": "Cache.put", "parameters": {"type": "dict",
+            "properties": {"ids": {"type": "ArrayList", "items": {"type": "long"}},
+                           "ttl": {"type": "long"}}, "required": ["ids"]}}]);
+        let schema = functions_as_schema(&functions, Language::of_id("simple_java_4"));
+        let parameters = &schema[0]["parameters"];
+        assert_eq!(parameters["type"], "object");
+        assert_eq!(parameters["x-bfcl-language"], "java");
+        assert_eq!(
+            parameters["properties"]["ids"],
+            json!({"type": "string", "x-bfcl-type": "ArrayList", "x-bfcl-items": "long"})
+        );
+        assert_eq!(parameters["required"], json!(["ids"]));
+        let python = functions_as_schema(&functions, Language::of_id("simple_python_4"));
+        assert_eq!(python[0]["parameters"]["properties"]["ttl"]["type"], "integer");
     }
 }

@@ -17,15 +17,21 @@
 //!
 //! Without a schema (the tool is not defined anywhere), steps 1 and 3 are skipped and values are
 //! compared by their own type.
+//!
+//! BFCL's Java and JavaScript questions (a schema with `"x-bfcl-language"`, each parameter's
+//! declared type in `"x-bfcl-type"`, as the BFCL reader writes them) take every argument as a
+//! string: one that is not fails, the others are first converted by the declared type
+//! ([`super::bfcl_literals`]), then judged as above without the int-for-float rule.
 
 use serde_json::{Map, Value};
 
+use super::bfcl_literals::Language;
 use crate::checks::values::deep_equal;
 use crate::model::ToolDef;
 
 /// Python's types of JSON values, which BFCL's checker compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Str,
     Int,
     Float,
@@ -58,6 +64,64 @@ fn declared_kind(schema: &Value) -> Option<Kind> {
         "object" => Some(Kind::Dict),
         _ => None,
     }
+}
+
+/// What a parameter's declaration asks of its value: its kind, its items' kind (checked one
+/// level deep) and whether an integer passes for a float (Python's questions only).
+#[derive(Debug, Clone, Copy, Default)]
+struct Declared {
+    kind: Option<Kind>,
+    items: Option<Kind>,
+    int_as_float: bool,
+}
+
+impl Declared {
+    /// A JSON Schema property (BFCL's Python types, as the readers convert them).
+    fn of_schema(property: Option<&Value>) -> Declared {
+        let kind = property.and_then(declared_kind);
+        let items = property
+            .filter(|_| kind == Some(Kind::List))
+            .and_then(|property| property.get("items"))
+            .and_then(declared_kind);
+        Declared {
+            kind,
+            items,
+            int_as_float: true,
+        }
+    }
+}
+
+/// A Java or JavaScript argument converted from its string by the declared BFCL type, with
+/// what that type asks; an argument that is not a string is an error (BFCL's `type_error:java`).
+fn converted(
+    language: Language,
+    name: &str,
+    value: &Value,
+    property: Option<&Value>,
+) -> Result<(Value, Declared), String> {
+    let bfcl_type = property
+        .and_then(|property| property.get("x-bfcl-type"))
+        .and_then(Value::as_str)
+        .filter(|bfcl_type| language.converts(bfcl_type));
+    let Some(bfcl_type) = bfcl_type else {
+        return Ok((value.clone(), Declared::of_schema(property)));
+    };
+    let Value::String(text) = value else {
+        return Err(format!(
+            "{name:?}: expected a {} {bfcl_type} as a string, got {value}",
+            language.name()
+        ));
+    };
+    let items = property
+        .and_then(|property| property.get("x-bfcl-items"))
+        .and_then(Value::as_str)
+        .filter(|_| language.has_items(bfcl_type));
+    let declared = Declared {
+        kind: language.kind_of(bfcl_type),
+        items: items.and_then(|items| language.kind_of(items)),
+        int_as_float: false,
+    };
+    Ok((language.convert(text, bfcl_type, items), declared))
 }
 
 /// The type of the first acceptable value that is not the "may be omitted" marker.
@@ -94,6 +158,10 @@ pub fn check_acceptable(
     let required = schema
         .and_then(|schema| schema.get("required"))
         .and_then(Value::as_array);
+    let language = schema
+        .and_then(|schema| schema.get("x-bfcl-language"))
+        .and_then(Value::as_str)
+        .and_then(Language::from_name);
     for name in required.into_iter().flatten().filter_map(Value::as_str) {
         if !params.contains_key(name) {
             return Err(format!("missing required parameter {name:?}"));
@@ -108,8 +176,14 @@ pub fn check_acceptable(
             }
             return Err(format!("unexpected parameter {name:?}"));
         };
-        let declared = properties.and_then(|properties| properties.get(name));
-        check_value(name, value, listed, declared)?;
+        let property = properties.and_then(|properties| properties.get(name));
+        match language {
+            Some(language) => {
+                let (value, declared) = converted(language, name, value, property)?;
+                check_value(name, &value, listed, declared)?;
+            }
+            None => check_value(name, value, listed, Declared::of_schema(property))?,
+        }
     }
     for (name, listed) in acceptable {
         let optional = listed
@@ -127,17 +201,14 @@ fn check_value(
     name: &str,
     value: &Value,
     acceptable: &[Value],
-    declared: Option<&Value>,
+    declared: Declared,
 ) -> Result<(), String> {
-    let expected = declared.and_then(declared_kind);
-    let item_kind = declared
-        .filter(|_| expected == Some(Kind::List))
-        .and_then(|declared| declared.get("items"))
-        .and_then(declared_kind);
+    let expected = declared.kind;
+    let item_kind = declared.items;
     let mut is_variable = false;
     if let Some(expected) = expected {
         let given = match kind(value) {
-            Kind::Int if expected == Kind::Float => Kind::Float,
+            Kind::Int if expected == Kind::Float && declared.int_as_float => Kind::Float,
             other => other,
         };
         let answer_kind = acceptable_kind(acceptable);
@@ -205,20 +276,23 @@ fn dict_accepted(object: &Map<String, Value>, acceptable: &[Value]) -> bool {
         let Value::Object(answer) = answer else {
             return false;
         };
+        // BFCL iterates a key's acceptable values: a string there (a ground truth that gives
+        // one value unlisted) is the list of its characters, and, `"" in` it being true, the
+        // key may be left out.
         let values_fit = object.iter().all(|(key, value)| {
-            let Some(listed) = answer.get(key).and_then(Value::as_array) else {
+            let Some(Value::Array(options)) = answer.get(key).map(standardized_answer_list) else {
                 return false;
             };
             let given = standardize_value(value);
-            listed
-                .iter()
-                .any(|option| python_equal(&given, &standardize_value(option)))
+            options.iter().any(|option| python_equal(&given, option))
         });
         let none_missing = answer.iter().all(|(key, listed)| {
             object.contains_key(key)
-                || listed
-                    .as_array()
-                    .is_some_and(|values| values.iter().any(|v| v.as_str() == Some("")))
+                || match listed {
+                    Value::Array(values) => values.iter().any(|v| v.as_str() == Some("")),
+                    Value::String(_) => true,
+                    _ => false,
+                }
         });
         values_fit && none_missing
     })
@@ -411,6 +485,30 @@ mod tests {
             &json!([1, {"a": 2.0}]),
             &json!([1.0, {"a": 2}])
         ));
+    }
+
+    #[test]
+    fn java_arguments_are_strings_converted_by_their_declared_type() {
+        let schema = json!({"type": "object", "x-bfcl-language": "java", "properties": {
+            "size": {"type": "string", "x-bfcl-type": "long"},
+            "ids": {"type": "string", "x-bfcl-type": "ArrayList", "x-bfcl-items": "integer"}}});
+        let acceptable = json!({"size": [10], "ids": [[1, 2]]});
+        let check = |actual: Value| {
+            check_acceptable(
+                &actual,
+                acceptable.as_object().unwrap(),
+                Some(&schema),
+                false,
+            )
+        };
+        let written = json!({"size": "10L", "ids": "new ArrayList<>(Arrays.asList(1, 2))"});
+        assert!(check(written).is_ok());
+        let ids = "new ArrayList<>(Arrays.asList(1, 2))";
+        let error = check(json!({"size": 10, "ids": ids})).unwrap_err();
+        assert!(error.contains("as a string"), "{error}");
+        // "10" is not a Java long literal: it stays a string, of the wrong type.
+        let error = check(json!({"size": "10", "ids": "new ArrayList<>(Arrays.asList(1, 2))"}));
+        assert!(error.unwrap_err().contains("type"));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 pub mod acceptable;
 pub mod args_match;
+pub mod bfcl_literals;
 pub mod mismatch;
 pub mod outcome;
 pub mod rate;

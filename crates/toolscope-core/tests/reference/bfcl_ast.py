@@ -7,6 +7,10 @@ in the bfcl-eval package), builds model answers (the ground truth, and mutations
 "calls": [{"name", "args"}], "param", "valid", "error_type"}]}; `param` names the parameter a
 mutation changed.
 
+Java and JavaScript questions show the model every parameter as a string: their answers are
+written as a model writes them there (`"5L"`, `"new ArrayList<>(Arrays.asList(...))"`,
+`"{key: 'v'}"`), after the mutation; one more mutation gives a parameter its value unwritten.
+
 bfcl-eval is installed with --no-deps (its dependencies are model clients, torch among them);
 the checker needs none of them except its model table, used only to rename dotted function names
 for some models: a stand-in table says no model renames.
@@ -99,11 +103,102 @@ def wrong(value, acceptable):
     return candidate
 
 
+def language_of(category):
+    if "javascript" in category:
+        return Language.JAVASCRIPT
+    if "java" in category:
+        return Language.JAVA
+    return Language.PYTHON
+
+
+def java_item(value, declared=None):
+    """A value inside a Java collection literal."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, int) and declared == "long":
+        return f"{value}L"
+    if isinstance(value, float) and declared == "float":
+        return f"{value!r}f"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return json.dumps(value)
+
+
+def as_java(value, declared, items):
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and declared == "ArrayList":
+        if not value:
+            return "new ArrayList<>()"
+        listed = ", ".join(java_item(item, items) for item in value)
+        return f"new ArrayList<>(Arrays.asList({listed}))"
+    if isinstance(value, list) and declared == "Array":
+        listed = ", ".join(java_item(item, items) for item in value)
+        return f"new {items or 'Object'}[]{{{listed}}}"
+    if isinstance(value, dict) and declared == "HashMap":
+        if not value:
+            return "new HashMap<>()"
+        puts = " ".join(f"put({json.dumps(k)}, {java_item(v)});" for k, v in value.items())
+        return f"new HashMap<String, Object>() {{{{ {puts} }}}}"
+    if isinstance(value, (bool, int, float)):
+        return java_item(value, declared)
+    return json.dumps(value)
+
+
+def js_item(value):
+    """A JavaScript literal."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(js_item(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {js_item(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def as_javascript(value, declared, items):
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and declared == "Bigint":
+        return f"{value}n"
+    return js_item(value)
+
+
+def written(category, functions, calls):
+    """Calls with each argument written as a string, as Java and JavaScript answers are."""
+    language = language_of(category)
+    if language == Language.PYTHON:
+        return calls
+    write = as_java if language == Language.JAVA else as_javascript
+    out = []
+    for call in calls:
+        (name, args), = call.items()
+        details = next((f for f in functions if f["name"] == name), {})
+        properties = details.get("parameters", {}).get("properties", {})
+        converted = {}
+        for param, value in args.items():
+            declared = properties.get(param, {})
+            items = declared.get("items", {}).get("type")
+            converted[param] = write(value, declared.get("type"), items)
+        out.append({name: converted})
+    return out
+
+
 def mutations(category, functions, ground_truth):
     """(name, calls, the parameter it changed or None) for the truth and each mutation that
     applies."""
     truth = truth_calls(ground_truth)
     yield "truth", truth, None
+    if language_of(category) != Language.PYTHON:
+        (name, args), = truth[0].items()
+        typed = next((p for p, v in args.items() if not isinstance(v, str)), None)
+        if typed is not None:
+            # Marked for main() to leave unwritten: a value where a string is expected.
+            yield "not_string", truth, typed
     (name, args), = truth[0].items()
     params = ground_truth[0][name]
     if args:
@@ -158,8 +253,17 @@ def main():
         for question in questions:
             ground_truth = answers[question["id"]]
             functions = question["function"]
-            for mutation, calls, param in mutations(category, functions, ground_truth):
-                result = ast_checker(functions, calls, ground_truth, Language.PYTHON, category, "reference")
+            language = language_of(category)
+            for mutation, typed, param in mutations(category, functions, ground_truth):
+                calls = written(category, functions, typed)
+                if mutation == "not_string":
+                    calls = copy.deepcopy(calls)
+                    (name, args), = calls[0].items()
+                    args[param] = typed[0][name][param]
+                try:
+                    result = ast_checker(functions, calls, ground_truth, language, category, "reference")
+                except Exception as error:  # BFCL's converters raise on types they lack
+                    result = {"valid": None, "error_type": f"crashed: {error!r}"}
                 cases.append({
                     "id": f"{question['id']}.{mutation}",
                     "category": category,
