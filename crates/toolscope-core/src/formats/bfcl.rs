@@ -414,6 +414,9 @@ mod tests {
         );
         assert_eq!(parameters["required"], json!(["ids"]));
         let python = functions_as_schema(&functions, Language::of_id("simple_python_4"));
-        assert_eq!(python[0]["parameters"]["properties"]["ttl"]["type"], "integer");
+        assert_eq!(
+            python[0]["parameters"]["properties"]["ttl"]["type"],
+            "integer"
+        );
     }
 }

@@ -12,8 +12,9 @@
 //! (`[f(a=1), g(b='x')]`), as toolscope does. Text that is not calls is the model's reply (no
 //! call). Each result is one session named by the question's `id`; given with the question file
 //! it completes the question's session (its user turn and tools, [`join_bfcl_results`], run by
-//! the engine once every file is read), and the `possible_answer` file's labels score it. Multi-turn results (lists of turns of steps) are
-//! not read: BFCL checks those by executing the calls.
+//! the engine once every file is read), and the `possible_answer` file's labels score it.
+//! Multi-turn results (lists of turns of steps) are not read: BFCL checks those by executing the
+//! calls.
 
 use serde_json::Value;
 

@@ -68,7 +68,7 @@ fn declared_kind(schema: &Value) -> Option<Kind> {
 
 /// What a parameter's declaration asks of its value: its kind, its items' kind (checked one
 /// level deep) and whether an integer passes for a float (Python's questions only).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 struct Declared {
     kind: Option<Kind>,
     items: Option<Kind>,
