@@ -159,6 +159,23 @@ fn python_float(text: &str) -> Option<Value> {
     plain.parse::<f64>().ok().map(Value::from)
 }
 
+/// `read(text)` where `text` has the literal's shape (a whole match of `shape`), else the text.
+fn literal(text: &str, shape: &Regex, read: impl Fn(&str) -> Option<Value>) -> Value {
+    python_full_match(shape, text)
+        .then(|| read(text))
+        .flatten()
+        .unwrap_or_else(|| Value::String(text.to_string()))
+}
+
+/// `true` and `false` exactly; anything else stays text.
+fn boolean(text: &str) -> Value {
+    match text {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ => Value::String(text.to_string()),
+    }
+}
+
 /// `text` without its last character before an optional final newline (`re.sub("[lL]$", "")`).
 fn without_suffix(text: &str) -> &str {
     let body = text.strip_suffix('\n').unwrap_or(text);
@@ -178,39 +195,21 @@ fn inner(text: &str) -> &str {
 fn java(text: &str, type_name: &str, items: Option<&str>) -> Value {
     let as_text = || Value::String(text.to_string());
     match type_name {
-        "byte" | "short" | "integer" => {
-            if python_full_match(pattern!(r"^-?\d+$"), text) {
-                python_int(text).unwrap_or_else(as_text)
-            } else {
-                as_text()
-            }
-        }
-        "float" => {
-            if python_full_match(pattern!(r"^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$"), text) {
-                python_float(without_suffix(text)).unwrap_or_else(as_text)
-            } else {
-                as_text()
-            }
-        }
-        "double" => {
-            if python_full_match(pattern!(r"^-?\d+(\.\d+)?([eE][+-]?\d+)?$"), text) {
-                python_float(text).unwrap_or_else(as_text)
-            } else {
-                as_text()
-            }
-        }
-        "long" => {
-            if python_full_match(pattern!(r"^-?\d+[lL]$"), text) {
-                python_int(without_suffix(text)).unwrap_or_else(as_text)
-            } else {
-                as_text()
-            }
-        }
-        "boolean" => match text {
-            "true" => Value::Bool(true),
-            "false" => Value::Bool(false),
-            _ => as_text(),
-        },
+        "byte" | "short" | "integer" => literal(text, pattern!(r"^-?\d+$"), python_int),
+        "float" => literal(
+            text,
+            pattern!(r"^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$"),
+            |text| python_float(without_suffix(text)),
+        ),
+        "double" => literal(
+            text,
+            pattern!(r"^-?\d+(\.\d+)?([eE][+-]?\d+)?$"),
+            python_float,
+        ),
+        "long" => literal(text, pattern!(r"^-?\d+[lL]$"), |text| {
+            python_int(without_suffix(text))
+        }),
+        "boolean" => boolean(text),
         "ArrayList" => java_arraylist(text, items),
         "Array" => java_array(text, items),
         "HashMap" => java_hashmap(text),
@@ -304,17 +303,19 @@ fn java_value(text: &str) -> Value {
     if text.starts_with('"') && text.ends_with('"') {
         return Value::String(inner(text).to_string());
     }
-    if python_full_match(pattern!(r"^-?\d+[lL]$"), text) {
-        if let Some(number) = python_int(without_suffix(text)) {
-            return number;
-        }
-    }
-    if python_full_match(pattern!(r"^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$"), text) {
-        if let Some(number) = python_float(without_suffix(text)) {
-            return number;
-        }
-    }
-    python_int(text)
+    let shaped = |shape: &Regex, read: fn(&str) -> Option<Value>| {
+        python_full_match(shape, text)
+            .then(|| read(without_suffix(text)))
+            .flatten()
+    };
+    shaped(pattern!(r"^-?\d+[lL]$"), python_int)
+        .or_else(|| {
+            shaped(
+                pattern!(r"^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$"),
+                python_float,
+            )
+        })
+        .or_else(|| python_int(text))
         .or_else(|| python_float(text))
         .unwrap_or_else(|| Value::String(text.to_string()))
 }
@@ -324,41 +325,14 @@ fn java_value(text: &str) -> Value {
 fn javascript(text: &str, type_name: &str, items: Option<&str>) -> Option<Value> {
     let as_text = || Value::String(text.to_string());
     let value = match type_name {
-        "String" => {
-            let quoted = (text.starts_with('"') && text.ends_with('"'))
-                || (text.starts_with('\'') && text.ends_with('\''));
-            if quoted {
-                Value::String(inner(text).to_string())
-            } else {
-                as_text()
-            }
-        }
-        "integer" => {
-            if python_full_match(pattern!(r"^-?\d+$"), text) {
-                python_int(text).unwrap_or_else(as_text)
-            } else {
-                as_text()
-            }
-        }
-        "float" => {
-            if python_full_match(pattern!(r"^-?\d+(\.\d+)?$"), text) {
-                python_float(text).unwrap_or_else(as_text)
-            } else {
-                as_text()
-            }
-        }
-        "Bigint" => {
-            if python_full_match(pattern!(r"^-?\d+n$"), text) {
-                python_int(without_suffix(text)).unwrap_or_else(as_text)
-            } else {
-                as_text()
-            }
-        }
-        "Boolean" => match text {
-            "true" => Value::Bool(true),
-            "false" => Value::Bool(false),
-            _ => as_text(),
-        },
+        "String" if is_quoted(text) => Value::String(inner(text).to_string()),
+        "String" => as_text(),
+        "integer" => literal(text, pattern!(r"^-?\d+$"), python_int),
+        "float" => literal(text, pattern!(r"^-?\d+(\.\d+)?$"), python_float),
+        "Bigint" => literal(text, pattern!(r"^-?\d+n$"), |text| {
+            python_int(without_suffix(text))
+        }),
+        "Boolean" => boolean(text),
         "dict" => javascript_object(text),
         "array" => javascript_array(text, items),
         "any" => as_text(),
@@ -454,6 +428,12 @@ fn javascript_object(code: &str) -> Value {
     Value::Object(map)
 }
 
+/// Whether `text` starts and ends with `"`, or with `'` (JavaScript's strings).
+fn is_quoted(text: &str) -> bool {
+    (text.starts_with('"') && text.ends_with('"'))
+        || (text.starts_with('\'') && text.ends_with('\''))
+}
+
 /// A JavaScript literal of no declared type (`parse_js_value`).
 fn javascript_value(text: &str) -> Value {
     let text = text.trim();
@@ -462,9 +442,7 @@ fn javascript_value(text: &str) -> Value {
         "false" => return Value::Bool(false),
         _ => {}
     }
-    let quoted = (text.starts_with('"') && text.ends_with('"'))
-        || (text.starts_with('\'') && text.ends_with('\''));
-    if quoted {
+    if is_quoted(text) {
         return Value::String(inner(text).to_string());
     }
     python_int(text)
