@@ -1,7 +1,8 @@
 //! Acceptable-value labels agree with BFCL's own AST checker on BFCL's own data.
 //!
 //! tests/reference/bfcl_ast.py takes every question of BFCL v4's simple (Python, Java and
-//! JavaScript), multiple, parallel and parallel_multiple categories from the `bfcl-eval` package,
+//! JavaScript), multiple, parallel and parallel_multiple categories and of their live (user
+//! contributed) counterparts from the `bfcl-eval` package,
 //! builds model answers (the ground truth as a model would write it, and mutations: a wrong
 //! value, an unexpected parameter, a missing parameter, an extra call, a missing call, a wrong
 //! function, the calls reordered, an int for a float, a re-spelled string; for Java and
@@ -31,13 +32,17 @@ use toolscope_core::metrics::acceptable::check_acceptable;
 use toolscope_core::metrics::bfcl_literals::Language;
 use toolscope_core::Role;
 
-const CATEGORIES: [&str; 6] = [
+const CATEGORIES: [&str; 10] = [
     "simple_python",
     "simple_java",
     "simple_javascript",
     "multiple",
     "parallel",
     "parallel_multiple",
+    "live_simple",
+    "live_multiple",
+    "live_parallel",
+    "live_parallel_multiple",
 ];
 
 struct Case {
@@ -152,7 +157,7 @@ fn first_fit_valid(case: &Case) -> bool {
 #[test]
 fn acceptable_args_agree_with_bfcl_ast_checker() {
     let (version, cases) = cases();
-    assert!(cases.len() > 5000, "only {} cases", cases.len());
+    assert!(cases.len() > 15_000, "only {} cases", cases.len());
     let [questions, results, answers] = inputs(&cases);
     let report = common::analyze_named(&[
         ("BFCL_v4_questions.json", questions.as_bytes(), Role::Traces),

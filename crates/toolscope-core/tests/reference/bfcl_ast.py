@@ -55,9 +55,11 @@ def first_acceptable(values):
 
 
 def chosen(value):
-    # Dict answers hold acceptable-value lists one level down; lists of dicts likewise.
+    # Dict answers hold acceptable-value lists one level down (some give one value unlisted);
+    # lists of dicts likewise.
     if isinstance(value, dict):
-        return {k: v for k, v in ((k, first_acceptable(vs)) for k, vs in value.items()) if v is not None}
+        picked = ((k, first_acceptable(vs) if isinstance(vs, list) else vs) for k, vs in value.items())
+        return {k: v for k, v in picked if v is not None}
     if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
         return [chosen(item) for item in value]
     return value
