@@ -13,9 +13,10 @@
 //! `HashMap`, `Bigint`, …: BFCL shows the model each of those parameters as a string, and so does
 //! the schema read here, keeping the declared type in `"x-bfcl-type"` (items' in
 //! `"x-bfcl-items"`, the language in `"x-bfcl-language"`) for the argument check, which converts
-//! the strings as BFCL does ([`crate::metrics::bfcl_literals`]). A ground truth lists the acceptable values of each argument (`""`
-//! marks one that may be left out); the label keeps them as `acceptable_args`, judged as BFCL's
-//! AST checker judges them ([`crate::metrics::acceptable`]), parallel calls in any order.
+//! the strings as BFCL does ([`crate::metrics::bfcl_literals`]). A ground truth lists the
+//! acceptable values of each argument (`""` marks one that may be left out); the label keeps them
+//! as `acceptable_args`, judged as BFCL's AST checker judges them
+//! ([`crate::metrics::acceptable`]), parallel calls in any order.
 //! Irrelevance questions are labelled "no call". Multi-turn ground truths (Python call strings
 //! per turn) label each turn with its calls and their exact arguments.
 
