@@ -5,7 +5,7 @@ use anyhow::{bail, Result};
 use super::{outcome, report_diagnostics};
 use crate::cli::ScoreArgs;
 use crate::inputs::run_engine;
-use crate::output::text::{print_confusion, print_selection, print_tasks};
+use crate::output::text::{print_arguments, print_confusion, print_selection, print_tasks};
 use crate::Outcome;
 
 pub fn run(args: &ScoreArgs) -> Result<Outcome> {
@@ -22,6 +22,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome> {
         if args.confusion {
             print_confusion(selection)?;
         }
+        print_arguments(selection)?;
     }
     if let Some(tasks) = &report.tasks {
         print_tasks(tasks)?;

@@ -44,6 +44,53 @@ pub fn print_selection(selection: &Selection) -> Result<()> {
     Ok(())
 }
 
+/// Each labelled turn whose arguments are not exactly the labelled ones, with why, then the
+/// argument accuracy; nothing when no label gives arguments.
+pub fn print_arguments(selection: &Selection) -> Result<()> {
+    let Some(summary) = arguments_summary(selection) else {
+        return Ok(());
+    };
+    let mut out = std::io::stdout().lock();
+    let wrong = selection
+        .outcomes
+        .iter()
+        .filter(|outcome| outcome.args_exact == Some(false));
+    for outcome in wrong {
+        let why = outcome
+            .args_mismatch
+            .as_deref()
+            .unwrap_or("not the labelled arguments");
+        writeln!(
+            out,
+            "{} turn {}: arguments: {why}",
+            outcome.session_id, outcome.turn
+        )?;
+    }
+    writeln!(out, "{summary}")?;
+    Ok(())
+}
+
+/// "arguments: exact …, subset …; calls extra …, missing …", when labels give arguments.
+fn arguments_summary(selection: &Selection) -> Option<String> {
+    let (exact, subset) = (
+        &selection.args_accuracy_exact,
+        &selection.args_accuracy_subset,
+    );
+    (exact.total > 0).then(|| {
+        format!(
+            "arguments: exact {} ({} of {}), subset {} ({} of {}); calls extra {}, missing {}",
+            percent(exact.rate),
+            exact.count,
+            exact.total,
+            percent(subset.rate),
+            subset.count,
+            subset.total,
+            selection.extra_calls,
+            selection.missing_calls
+        )
+    })
+}
+
 /// The confusion matrix in the seed's `print_confusion_matrix` layout.
 pub fn print_confusion(selection: &Selection) -> Result<()> {
     let mut out = std::io::stdout().lock();
@@ -124,6 +171,9 @@ pub fn print_summary(report: &Report) -> Result<()> {
             selection.tool_accuracy.count,
             selection.tool_accuracy.total
         )?;
+        if let Some(arguments) = arguments_summary(selection) {
+            writeln!(out, "{arguments}")?;
+        }
     }
     if let Some(tasks) = &report.tasks {
         writeln!(out, "{}", task_summary(tasks))?;
