@@ -437,14 +437,14 @@ fn score_prints_each_sessions_task_actions_when_the_traces_carry_them() {
 
 #[test]
 fn score_explains_each_turn_with_wrong_arguments_and_sums_them_up() {
-    let bfcl = |name: &str| core_fixture(&format!("formats/bfcl/{name}"));
-    let output = toolscope()
-        .arg("score")
-        .arg(bfcl("BFCL_v4_simple_python.head3.json"))
-        .arg(bfcl("BFCL_v4_simple_python_result.sample.json"))
-        .arg(bfcl("possible_answer.BFCL_v4_simple_python.head3.json"))
-        .output()
-        .unwrap();
+    let files = [
+        "BFCL_v4_simple_python.head3.json",
+        "BFCL_v4_simple_python_result.sample.json",
+        "possible_answer.BFCL_v4_simple_python.head3.json",
+    ]
+    .map(|name| core_fixture(&format!("formats/bfcl/{name}")));
+    let run = |command: &str| toolscope().arg(command).args(&files).output().unwrap();
+    let output = run("score");
     assert_eq!(output.status.code(), Some(0));
     let lines = stdout_lines(&output);
     // The per-tool rows come first, as the seed prints them; then why, then the totals.
@@ -457,15 +457,8 @@ fn score_explains_each_turn_with_wrong_arguments_and_sums_them_up() {
             "arguments: exact 66.7% (2 of 3), subset 66.7% (2 of 3); calls extra 0, missing 0",
         ]
     );
-    let report = toolscope()
-        .arg("report")
-        .arg(bfcl("BFCL_v4_simple_python.head3.json"))
-        .arg(bfcl("BFCL_v4_simple_python_result.sample.json"))
-        .arg(bfcl("possible_answer.BFCL_v4_simple_python.head3.json"))
-        .output()
-        .unwrap();
     assert_eq!(
-        stdout_lines(&report).last().map(String::as_str),
+        stdout_lines(&run("report")).last().map(String::as_str),
         Some(lines[4].as_str())
     );
 }
