@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use toolscope_core::checks::problem::Problem;
 use toolscope_core::report::csv::problems_csv;
 
+use super::table::session_cell;
 use crate::download::save;
 use crate::state::AppState;
 
@@ -124,15 +125,9 @@ pub fn ProblemsView() -> impl IntoView {
                             .iter()
                             .take(shown.get())
                             .map(|problem| {
-                                let session_id = problem.session_id.clone();
-                                let open = move |_| state.open_session(session_id.clone());
                                 view! {
                                     <tr data-testid="problem-row" data-kind=problem.kind.as_str()>
-                                        <td>
-                                            <button class="link" on:click=open>
-                                                {problem.session_id.clone()}
-                                            </button>
-                                        </td>
+                                        {session_cell(problem.session_id.clone())}
                                         <td class="num">{problem.step}</td>
                                         <td>{problem.tool.clone()}</td>
                                         <td>

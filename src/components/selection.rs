@@ -8,7 +8,7 @@ use toolscope_core::metrics::selection::Selection;
 use toolscope_core::report::csv::per_tool_csv;
 
 use super::charts::{ConfusionChart, PrecisionRecallChart};
-use super::table::header;
+use super::table::{header, session_cell};
 use crate::download::save;
 use crate::format::{count_of, decimal, percent};
 use crate::route::Scale;
@@ -181,8 +181,6 @@ fn CellTurns(outcomes: Vec<TurnOutcome>) -> impl IntoView {
                             {turns
                                 .into_iter()
                                 .map(|outcome| {
-                                    let session_id = outcome.session_id.clone();
-                                    let open = move |_| state.open_session(session_id.clone());
                                     let label = match &outcome.expected_tool {
                                         Expected::One(tool) => tool.clone(),
                                         Expected::AnyOf(tools) => tools.join(" or "),
@@ -200,11 +198,7 @@ fn CellTurns(outcomes: Vec<TurnOutcome>) -> impl IntoView {
                                     };
                                     view! {
                                         <tr data-testid="cell-turn">
-                                            <td>
-                                                <button class="link" on:click=open>
-                                                    {outcome.session_id.clone()}
-                                                </button>
-                                            </td>
+                                            {session_cell(outcome.session_id.clone())}
                                             <td class="num">{outcome.turn}</td>
                                             <td>{outcome.agent_id.clone().unwrap_or_default()}</td>
                                             <td>{label}</td>

@@ -8,7 +8,7 @@ use toolscope_core::metrics::outcome::TurnOutcome;
 use toolscope_core::metrics::task_actions::TaskOutcome;
 use toolscope_core::model::{event_positions, Args, Event, ResultStatus, Session};
 
-use super::table::header;
+use super::table::{header, session_cell};
 use super::tasks::session_task_view;
 use crate::state::AppState;
 
@@ -54,17 +54,9 @@ fn SessionList() -> impl IntoView {
                             .iter()
                             .take(shown.get())
                             .map(|row| {
-                                let session_id = row.session_id.clone();
                                 view! {
                                     <tr>
-                                        <td>
-                                            <button
-                                                class="link"
-                                                on:click=move |_| state.open_session(session_id.clone())
-                                            >
-                                                {row.session_id.clone()}
-                                            </button>
-                                        </td>
+                                        {session_cell(row.session_id.clone())}
                                         <td>{row.agent_id.clone().unwrap_or_default()}</td>
                                         <td class="num">{row.turns}</td>
                                         <td class="num">{row.calls}</td>

@@ -2,6 +2,8 @@
 
 use leptos::prelude::*;
 
+use crate::state::AppState;
+
 /// A table's header row: each column's title, numeric columns (`true`) right-aligned.
 pub fn header(columns: &[(&'static str, bool)]) -> impl IntoView {
     let cells = columns
@@ -18,5 +20,18 @@ pub fn header(columns: &[(&'static str, bool)]) -> impl IntoView {
         <thead>
             <tr>{cells}</tr>
         </thead>
+    }
+}
+
+/// A cell naming a session, as a link that opens it in the session view.
+pub fn session_cell(session_id: String) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let label = session_id.clone();
+    view! {
+        <td>
+            <button class="link" on:click=move |_| state.open_session(session_id.clone())>
+                {label}
+            </button>
+        </td>
     }
 }

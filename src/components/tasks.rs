@@ -4,9 +4,8 @@
 use leptos::prelude::*;
 use toolscope_core::metrics::task_actions::{TaskActions, TaskOutcome};
 
-use super::table::header;
+use super::table::{header, session_cell};
 use crate::format::{count_of, percent};
-use crate::state::AppState;
 
 /// The id the overview's card scrolls to.
 pub const SECTION_ID: &str = "task-actions";
@@ -28,7 +27,6 @@ pub fn task_value(tasks: &TaskActions) -> String {
 /// Sessions with a task label, the ones that missed an action first; each opens its session.
 #[component]
 pub fn TaskTable(tasks: TaskActions) -> impl IntoView {
-    let state = expect_context::<AppState>();
     let mut outcomes = tasks.outcomes;
     outcomes.sort_by_key(|outcome| outcome.all_matched());
     view! {
@@ -45,18 +43,10 @@ pub fn TaskTable(tasks: TaskActions) -> impl IntoView {
                     {outcomes
                         .into_iter()
                         .map(|outcome| {
-                            let session_id = outcome.session_id.clone();
                             let (matched, missing) = (outcome.matched(), outcome.unmatched());
                             view! {
                                 <tr data-session=outcome.session_id.clone()>
-                                    <td>
-                                        <button
-                                            class="link"
-                                            on:click=move |_| state.open_session(session_id.clone())
-                                        >
-                                            {outcome.session_id.clone()}
-                                        </button>
-                                    </td>
+                                    {session_cell(outcome.session_id.clone())}
                                     <td>{outcome.task_id.clone().unwrap_or_default()}</td>
                                     <td class="num">{format!("{matched} of {}", outcome.actions.len())}</td>
                                     <td>{missing.join(", ")}</td>
