@@ -81,6 +81,13 @@ pub struct Label {
 }
 
 impl Label {
+    /// Whether the label states arguments at all (exact, per call, or acceptable values).
+    pub fn gives_args(&self) -> bool {
+        self.acceptable_args.is_some()
+            || self.expected_tools.is_some() && self.expected_args_list.is_some()
+            || self.expected_args.is_some()
+    }
+
     /// Every call the turn should make: `expected_tools`, or the single expected tool
     /// (none for "none"). For an acceptable set, `chosen` picks the member that was called.
     pub fn expected_calls(&self, chosen: &str) -> Vec<String> {

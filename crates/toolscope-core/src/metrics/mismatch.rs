@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::acceptable::{check_acceptable, schema_for};
+use super::args_match::MAX_MATCHED_PAIRS;
 use crate::inputs::labels::Label;
 use crate::model::{ToolDef, Turn};
 
@@ -16,6 +17,13 @@ pub fn mismatch(
     tools: Option<&[ToolDef]>,
 ) -> Option<String> {
     if let Some(acceptable) = &label.acceptable_args {
+        let expected = label.expected_calls(actual_tool).len();
+        if turn.calls.len().saturating_mul(expected) > MAX_MATCHED_PAIRS {
+            return Some(format!(
+                "the calls do not fit the expected ones; {} calls are too many to say which",
+                turn.calls.len()
+            ));
+        }
         // Each expected call takes the first unused call that fits; the first left without one
         // is explained against the calls of its tool still free.
         let mut used = vec![false; turn.calls.len()];

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::acceptable::{check_acceptable, schema_for};
-use super::args_match::{all_matched, all_matched_by, args_match, ArgsMode};
+use super::args_match::{all_matched, all_matched_by, args_match, ArgsMode, MAX_MATCHED_PAIRS};
 use super::mismatch::mismatch;
 use crate::inputs::labels::{Expected, Label};
 use crate::model::{ToolDef, Turn, NO_TOOL};
@@ -31,7 +31,8 @@ pub struct TurnOutcome {
     pub counted_as: String,
     /// Whether the label accepts the actual tool.
     pub is_correct: bool,
-    /// Whether the arguments match exactly; null when the label gives no arguments.
+    /// Whether the arguments match exactly; null when the label gives no arguments (or, with
+    /// `args_mismatch` saying so, when the turn has too many calls to pair them).
     pub args_exact: Option<bool>,
     /// Whether the labelled arguments are a subset of the actual ones; null likewise.
     pub args_subset: Option<bool>,
@@ -101,9 +102,11 @@ pub fn score_turn(
         ArgsMode::Subset,
         tools,
     );
-    let args_mismatch = (is_correct && args_exact == Some(false))
-        .then(|| mismatch(label, turn, &actual_tool, tools))
-        .flatten();
+    let args_mismatch = match args_exact {
+        Some(false) if is_correct => mismatch(label, turn, &actual_tool, tools),
+        None if label.gives_args() => Some(too_large_to_match(turn.calls.len())),
+        _ => None,
+    };
     let args_for_score = match mode {
         ArgsMode::Exact => args_exact,
         ArgsMode::Subset => args_subset,
@@ -167,15 +170,19 @@ fn args_correct(
     tools: Option<&[ToolDef]>,
 ) -> Option<bool> {
     if let Some(acceptable) = &label.acceptable_args {
-        return Some(
-            is_correct && acceptable_correct(label, turn, actual_tool, acceptable, mode, tools),
-        );
+        if !is_correct {
+            return Some(false);
+        }
+        return acceptable_correct(label, turn, actual_tool, acceptable, mode, tools);
     }
     if let (Some(tools), Some(args_list)) = (&label.expected_tools, &label.expected_args_list) {
+        if !is_correct {
+            return Some(false);
+        }
         let actual = named_args(turn);
         let expected: Vec<(&str, &Value)> =
             tools.iter().map(String::as_str).zip(args_list).collect();
-        return Some(is_correct && all_matched(&actual, &expected, mode));
+        return all_matched(&actual, &expected, mode);
     }
     let expected = label.expected_args.as_ref()?;
     if !is_correct || actual_tool == NO_TOOL {
@@ -186,7 +193,8 @@ fn args_correct(
 }
 
 /// Acceptable-value arguments: every expected call (in any order) has a call of its tool whose
-/// arguments pass [`check_acceptable`]; subset mode lets unlisted parameters pass.
+/// arguments pass [`check_acceptable`]; subset mode lets unlisted parameters pass. None when the
+/// turn is too large to match.
 fn acceptable_correct(
     label: &Label,
     turn: &Turn<'_>,
@@ -194,7 +202,7 @@ fn acceptable_correct(
     acceptable: &[serde_json::Map<String, Value>],
     mode: ArgsMode,
     tools: Option<&[ToolDef]>,
-) -> bool {
+) -> Option<bool> {
     let expected = label.expected_calls(actual_tool);
     let actual = named_args(turn);
     let names: Vec<&str> = expected.iter().map(String::as_str).collect();
@@ -204,6 +212,14 @@ fn acceptable_correct(
             check_acceptable(args, params, schema_for(tools, names[index]), allow_extra).is_ok()
         })
     })
+}
+
+/// Why a turn whose label gives arguments has no verdict on them.
+fn too_large_to_match(calls: usize) -> String {
+    format!(
+        "not judged: {calls} calls in one turn are too many to pair with the expected calls \
+         (more than {MAX_MATCHED_PAIRS} pairs of one tool)"
+    )
 }
 
 /// Each call of the turn as (tool, decoded arguments), for matching expected calls.
