@@ -50,7 +50,7 @@ pub fn check_session(
     let links = links::link(session);
     let calls: Vec<&ToolCall> = session.calls().collect();
     let mut problems = Vec::new();
-    let mut seen: Vec<&ToolCall> = Vec::new();
+    let mut seen = order::Seen::new(rules);
     for (index, &call) in calls.iter().enumerate() {
         let step = index + 1;
         let previous = index
@@ -76,7 +76,7 @@ pub fn check_session(
         } else {
             problems.extend(malformed_args::check(session_id, step, call));
         }
-        problems.extend(order::check(session_id, step, call, rules, &seen));
+        problems.extend(order::check(session_id, step, call, &seen));
         problems.extend(retry);
         seen.push(call);
     }

@@ -1,0 +1,106 @@
+//! Small inputs that used to cost minutes, hours or gigabytes (issue 9), one test per class.
+//!
+//! These are not timings: each runs the whole analysis in a thread and fails only if it has not
+//! finished within [`DEADLINE`], generous for a debug build on a slow machine, where the code
+//! before each fix took minutes at least. The speed itself is measured in benches/.
+
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use toolscope_core::{analyze, InputFile, Options, Report, Role};
+
+/// Long enough that only a blow-up misses it.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+/// Runs `work` in a thread; panics when it has not finished by [`DEADLINE`].
+fn finishes<T: Send + 'static>(what: &str, work: impl FnOnce() -> T + Send + 'static) -> T {
+    let (sender, receiver) = mpsc::channel();
+    thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let _ = sender.send(work());
+        })
+        .expect("a thread starts");
+    receiver
+        .recv_timeout(DEADLINE)
+        .unwrap_or_else(|_| panic!("{what}: not finished within {DEADLINE:?}"))
+}
+
+/// Analyses `(name, role, content)` files with the default options.
+fn analyze_files(files: Vec<(&'static str, Role, String)>) -> Report {
+    let inputs: Vec<InputFile<'_>> = files
+        .iter()
+        .map(|(name, role, text)| InputFile {
+            name,
+            bytes: text.as_bytes(),
+            role: *role,
+        })
+        .collect();
+    analyze(&inputs, &Options::default())
+}
+
+/// One native session: `calls` as (tool, arguments), each answered "ok".
+fn session_line(session_id: &str, calls: &[(&str, Value)]) -> String {
+    let mut events = vec![json!({"type": "user", "content": "go"})];
+    for (index, (name, args)) in calls.iter().enumerate() {
+        let call_id = format!("c{index}");
+        events.push(json!({"type": "tool_use", "call_id": call_id, "name": name, "args": args}));
+        events.push(
+            json!({"type": "tool_result", "call_id": call_id, "status": "ok", "content": "ok"}),
+        );
+    }
+    events.push(json!({"type": "assistant", "content": "done"}));
+    json!({"session_id": session_id, "events": events}).to_string() + "\n"
+}
+
+#[test]
+fn a_turn_of_identical_calls_one_expectation_short_is_scored_at_once() {
+    // 30 identical calls against 30 expected calls of which the last fits none: trying every
+    // pairing before saying no took 30! steps.
+    let calls = vec![("search", json!({"q": "x"})); 30];
+    let mut args_list = vec![json!({"q": "x"}); 29];
+    args_list.push(json!({"q": "never"}));
+    let label = json!({"session_id": "s", "turn": 0, "expected_tool": "search",
+        "expected_tools": vec!["search"; 30], "expected_args_list": args_list});
+    let report = finishes("matching", move || {
+        analyze_files(vec![
+            ("t.jsonl", Role::Traces, session_line("s", &calls)),
+            ("l.jsonl", Role::Labels, label.to_string()),
+        ])
+    });
+    let outcome = &report.selection.expect("labels").outcomes[0];
+    assert_eq!(outcome.args_exact, Some(false));
+    assert!(outcome.is_correct);
+}
+
+#[test]
+fn a_long_session_under_a_same_argument_rule_is_checked_in_linear_time() {
+    // 50,000 lookups, then 50,000 refunds of the same orders in reverse: each refund has its
+    // lookup; scanning every earlier call for each refund was 2.5 billion comparisons.
+    let count = 50_000;
+    let mut calls: Vec<(&str, Value)> = (0..count)
+        .map(|order| ("lookup_order", json!({"order_id": order})))
+        .collect();
+    calls.extend(
+        (0..count)
+            .rev()
+            .map(|order| ("issue_refund", json!({"order_id": order as f64}))),
+    );
+    calls.push(("issue_refund", json!({"order_id": count})));
+    let rules = json!({"must_come_after": {"issue_refund": [
+        {"tool": "lookup_order", "same_args": ["order_id"]}]}});
+    let report = finishes("ordering", move || {
+        analyze_files(vec![
+            ("t.jsonl", Role::Traces, session_line("s", &calls)),
+            ("r.json", Role::Rules, rules.to_string()),
+        ])
+    });
+    let steps: Vec<usize> = report.problems.iter().map(|problem| problem.step).collect();
+    assert_eq!(
+        steps,
+        [2 * count + 1],
+        "only the refund without a lookup breaks the rule"
+    );
+}
