@@ -130,7 +130,8 @@ fn main() {
     let sessions = read_traces("s", bytes, &mut diagnostics).sessions;
     let catalog_tools = read_catalog_file("t", &files.tools, &mut diagnostics);
     let rules = read_rules_file("r", &files.rules, &mut diagnostics);
-    let catalog = CompiledCatalog::compile(&catalog_tools, "t", &mut diagnostics);
+    let catalog =
+        CompiledCatalog::compile(&catalog_tools, "t", &mut diagnostics, &Default::default());
     let checks = fastest(|| {
         sessions
             .iter()

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::analysis::{Analysis, Progress, Stage};
 use crate::analyze_tasks::score_tasks;
 use crate::checks::catalog::CompiledCatalog;
+use crate::checks::suggest::{Budget, BUDGET_CELLS};
 use crate::checks::{check_session, SessionFindings};
 use crate::diagnostic::Diagnostic;
 use crate::drift;
@@ -253,12 +254,14 @@ fn run_checks(
     diagnostics: &mut Vec<Diagnostic>,
     progress: &mut dyn FnMut(Progress),
 ) -> Vec<(SessionFindings, bool)> {
+    let budget = Budget::default();
+    let file_source = catalog_files.join(", ");
     let file_catalog = (!catalog_files.is_empty())
-        .then(|| CompiledCatalog::compile(catalog_tools, &catalog_files.join(", "), diagnostics));
+        .then(|| CompiledCatalog::compile(catalog_tools, &file_source, diagnostics, &budget));
     // Sessions usually share one tool list (one allocation, see formats): compile each once.
-    let mut own_catalogs: HashMap<*const Vec<ToolDef>, CompiledCatalog> = HashMap::new();
+    let mut own_catalogs: HashMap<*const Vec<ToolDef>, (CompiledCatalog, &str)> = HashMap::new();
     let total = sessions.len() as u64;
-    sessions
+    let findings = sessions
         .iter()
         .enumerate()
         .map(|(index, session)| {
@@ -269,12 +272,36 @@ fn run_checks(
             let Some(tools) = &session.tools else {
                 return (check_session(session, None, rules), true);
             };
-            let catalog = own_catalogs.entry(Arc::as_ptr(tools)).or_insert_with(|| {
-                CompiledCatalog::compile(tools, &session.origin.file, diagnostics)
+            let (catalog, _) = own_catalogs.entry(Arc::as_ptr(tools)).or_insert_with(|| {
+                let source = session.origin.file.as_str();
+                let catalog = CompiledCatalog::compile(tools, source, diagnostics, &budget);
+                (catalog, source)
             });
             (check_session(session, Some(catalog), rules), false)
         })
-        .collect()
+        .collect();
+    let catalogs = file_catalog
+        .iter()
+        .map(|catalog| (catalog, file_source.as_str()))
+        .chain(
+            own_catalogs
+                .values()
+                .map(|(catalog, source)| (catalog, *source)),
+        );
+    for (catalog, source) in catalogs {
+        let skipped = catalog.suggestions_skipped();
+        if skipped > 0 {
+            diagnostics.push(Diagnostic::warning(
+                source,
+                None,
+                format!(
+                    "{skipped} unknown tool names got no \"did you mean\": comparing names with \
+                     the catalog's reached its bound ({BUDGET_CELLS} characters compared)"
+                ),
+            ));
+        }
+    }
+    findings
 }
 
 /// Scores every labelled turn; labels that match no session or turn become diagnostics.

@@ -104,3 +104,52 @@ fn a_long_session_under_a_same_argument_rule_is_checked_in_linear_time() {
         "only the refund without a lookup breaks the rule"
     );
 }
+
+#[test]
+fn did_you_mean_is_bounded_for_long_names_and_for_many_names() {
+    // A 20,000-character unknown name against a 20,000-character tool was a 400-million-cell
+    // distance table; 4,000 distinct near-miss names against 2,000 tools were 8 million full
+    // distances.
+    let long_tool = "x".repeat(20_000);
+    let mut catalog: Vec<Value> = (0..2_000)
+        .map(|index| json!({"name": format!("tool_{index:04}_lookup"), "input_schema": {"type": "object"}}))
+        .collect();
+    catalog.push(json!({"name": long_tool, "input_schema": {"type": "object"}}));
+    let mut calls: Vec<(String, Value)> = (0..4_000)
+        .map(|index| (format!("tool_{index:04}_lokup"), json!({})))
+        .collect();
+    calls.push((format!("{long_tool}y"), json!({})));
+    let report = finishes("suggestions", move || {
+        let calls: Vec<(&str, Value)> = calls
+            .iter()
+            .map(|(name, args)| (name.as_str(), args.clone()))
+            .collect();
+        analyze_files(vec![
+            ("tools.json", Role::Catalog, json!(catalog).to_string()),
+            ("t.jsonl", Role::Traces, session_line("s", &calls)),
+        ])
+    });
+    let suggestion = |step: usize| {
+        report
+            .problems
+            .iter()
+            .find(|problem| problem.step == step)
+            .and_then(|problem| problem.suggestion.clone())
+    };
+    assert_eq!(suggestion(1).as_deref(), Some("tool_0000_lookup"));
+    assert_eq!(suggestion(4_001), None, "a 20,000-character name gets none");
+    let suggested = report
+        .problems
+        .iter()
+        .filter(|problem| problem.suggestion.is_some())
+        .count();
+    let warned = report
+        .diagnostics
+        .iter()
+        .any(|diagnostic| diagnostic.message.contains("got no \"did you mean\""));
+    // Either every near miss got its suggestion, or the report says how many did not.
+    assert!(
+        suggested == 4_000 || warned,
+        "{suggested} suggestions, no warning"
+    );
+}

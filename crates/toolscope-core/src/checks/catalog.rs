@@ -1,9 +1,11 @@
 //! The catalog the checks use: each tool's schema compiled once into a validator.
 
 use std::collections::BTreeMap;
+use std::sync::{Mutex, PoisonError};
 
 use jsonschema::{PatternOptions, Validator};
 
+use super::suggest::{Budget, Suggester};
 use crate::diagnostic::Diagnostic;
 use crate::model::ToolDef;
 
@@ -19,16 +21,23 @@ pub struct CompiledTool {
     pub validator: Option<Validator>,
 }
 
-/// Tools by name, compiled.
-#[derive(Default)]
+/// Tools by name, compiled, with the suggestions for names not among them.
 pub struct CompiledCatalog {
     tools: BTreeMap<String, CompiledTool>,
+    /// Behind a lock because lookups remember their answers while the catalog is shared.
+    suggester: Mutex<Suggester>,
 }
 
 impl CompiledCatalog {
     /// Compiles every tool's schema; one that does not compile is a diagnostic against `source`
-    /// and its tool is still known (its calls are then not schema-checked).
-    pub fn compile(tools: &[ToolDef], source: &str, diagnostics: &mut Vec<Diagnostic>) -> Self {
+    /// and its tool is still known (its calls are then not schema-checked). Suggestions for
+    /// unknown names spend `budget`.
+    pub fn compile(
+        tools: &[ToolDef],
+        source: &str,
+        diagnostics: &mut Vec<Diagnostic>,
+        budget: &Budget,
+    ) -> Self {
         let mut compiled = BTreeMap::new();
         for def in tools {
             let validator = match validator_for(&def.input_schema) {
@@ -53,7 +62,33 @@ impl CompiledCatalog {
                 },
             );
         }
-        CompiledCatalog { tools: compiled }
+        let suggester = Mutex::new(Suggester::new(
+            compiled.keys().map(String::as_str),
+            budget.clone(),
+        ));
+        CompiledCatalog {
+            tools: compiled,
+            suggester,
+        }
+    }
+
+    /// The known name to suggest for an unknown `name`, if one is close (see [`Suggester`]).
+    pub fn suggest(&self, name: &str) -> Option<String> {
+        let mut suggester = self
+            .suggester
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        suggester.suggest(name).map(str::to_string)
+    }
+
+    /// How many distinct unknown names got no suggestion because the suggestions' budget was
+    /// spent.
+    pub fn suggestions_skipped(&self) -> u64 {
+        let suggester = self
+            .suggester
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        suggester.skipped()
     }
 
     /// The tool of that name.
