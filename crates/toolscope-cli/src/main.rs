@@ -2,6 +2,11 @@
 //!
 //! Exit codes: 0 clean, 1 problems found, 2 usage or input error (a file that cannot be read,
 //! or input diagnostics of severity error). A closed stdout (`| head`) ends quietly.
+//!
+//! Text output goes through `output::terminal`, which escapes everything from the input; the
+//! print macros are denied here and `clippy.toml` forbids `std::io::stdout`/`stderr`, so no
+//! other path to the terminal exists.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod cli;
 mod commands;
@@ -34,7 +39,11 @@ fn main() -> ExitCode {
             if is_broken_pipe(&error) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("toolscope: error: {error:#}");
+            // The message can quote a path or input: written as a line like any other. If stderr
+            // itself fails there is nowhere left to say so.
+            let mut err = output::terminal::stderr();
+            let _ = err.line(format_args!("toolscope: error: {error:#}"));
+            let _ = err.flush();
             ExitCode::from(2)
         }
     }
