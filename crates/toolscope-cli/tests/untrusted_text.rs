@@ -303,3 +303,35 @@ fn json_output_keeps_the_raw_text_json_escaped() {
     assert!(!text.contains('\u{1b}'));
     assert!(text.contains(r"\u001b]0;pwned\u0007\u001b[31m\nstep 99: forged\r"));
 }
+
+#[test]
+fn arguments_clap_quotes_in_its_errors_add_no_line_and_no_raw_control() {
+    // A value that is not a number, and a file name starting with '-' that a glob expanded.
+    let run_clap = |decoration: &str| {
+        let min_support = run(
+            "score",
+            &[
+                Path::new("--min-support"),
+                Path::new(decoration),
+                Path::new("x"),
+            ],
+        );
+        let flag = format!("-{decoration}");
+        let unexpected = run("check", &[Path::new(&flag), Path::new("x")]);
+        [min_support, unexpected].map(|output| {
+            assert_eq!(output.status.code(), Some(2));
+            streams(&output)[1].clone()
+        })
+    };
+    let clean = run_clap(&harmless());
+    for (shown, clean) in run_clap(HOSTILE).iter().zip(&clean) {
+        let raw: Vec<char> = shown.chars().filter(|&c| acts_on_the_terminal(c)).collect();
+        assert!(raw.is_empty(), "raw {raw:?} in:\n{shown}");
+        assert_eq!(
+            shown.lines().count(),
+            clean.lines().count(),
+            "{shown}\n--\n{clean}"
+        );
+    }
+    assert!(run_clap(HOSTILE)[0].contains(r"\nstep 99: forged\r\u{202e}\u{9b}"));
+}
