@@ -2,9 +2,12 @@
 
 use std::path::PathBuf;
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::builder::{PossibleValuesParser, StyledStr, TypedValueParser};
+use clap::error::{ContextKind, ContextValue};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use toolscope_core::formats::TraceFormat;
+
+use crate::output::escape::{is_escaped, terminal_safe};
 
 /// Did your agent pick the right tool, call it right, and use what came back?
 #[derive(Debug, Parser)]
@@ -22,6 +25,56 @@ pub enum Command {
     Score(ScoreArgs),
     /// Print the whole report.
     Report(ReportArgs),
+}
+
+/// The command line, or the end of the process with clap's message when it is not a valid one.
+///
+/// clap quotes the offending argument in its message (`unexpected argument '…' found`), and an
+/// argument can be a file name a shell glob expanded, so the quoted text is escaped like any
+/// other input; the rest of the message, colours included, is clap's.
+pub fn parse() -> Cli {
+    Cli::try_parse().unwrap_or_else(|error| with_escaped_context(error).exit())
+}
+
+/// The error with every quoted value in its context made terminal-safe.
+fn with_escaped_context(mut error: clap::Error) -> clap::Error {
+    let escaped: Vec<(ContextKind, ContextValue)> = error
+        .context()
+        .filter_map(|(kind, value)| Some((kind, escaped_value(value)?)))
+        .collect();
+    for (kind, value) in escaped {
+        error.insert(kind, value);
+    }
+    error
+}
+
+/// The value with its text escaped, or `None` when nothing in it needs escaping (so clap's
+/// styling of a suggestion is kept).
+fn escaped_value(value: &ContextValue) -> Option<ContextValue> {
+    let needs_escaping = |text: &str| text.chars().any(is_escaped);
+    let escape = |text: &str| terminal_safe(text).into_owned();
+    match value {
+        ContextValue::String(text) if needs_escaping(text) => {
+            Some(ContextValue::String(escape(text)))
+        }
+        ContextValue::Strings(texts) if texts.iter().any(|text| needs_escaping(text)) => Some(
+            ContextValue::Strings(texts.iter().map(|text| escape(text)).collect()),
+        ),
+        ContextValue::StyledStr(text) if needs_escaping(&text.to_string()) => Some(
+            ContextValue::StyledStr(StyledStr::from(escape(&text.to_string()))),
+        ),
+        ContextValue::StyledStrs(texts)
+            if texts.iter().any(|text| needs_escaping(&text.to_string())) =>
+        {
+            Some(ContextValue::StyledStrs(
+                texts
+                    .iter()
+                    .map(|text| StyledStr::from(escape(&text.to_string())))
+                    .collect(),
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// Inputs every command reads.

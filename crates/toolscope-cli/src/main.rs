@@ -2,6 +2,12 @@
 //!
 //! Exit codes: 0 clean, 1 problems found, 2 usage or input error (a file that cannot be read,
 //! or input diagnostics of severity error). A closed stdout (`| head`) ends quietly.
+//!
+//! Text output goes through `output::terminal`, which escapes everything from the input; the
+//! print macros are denied here and `clippy.toml` forbids `std::io::stdout`/`stderr`, so no
+//! other path to the terminal exists but clap's own messages, whose quoted arguments
+//! `cli::parse` escapes (and `clippy.toml` forbids `Parser::parse`, which would not).
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod cli;
 mod commands;
@@ -10,8 +16,6 @@ mod output;
 
 use std::io::ErrorKind;
 use std::process::ExitCode;
-
-use clap::Parser;
 
 /// What a command found, mapped to the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +29,7 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = cli::parse();
     match commands::run(cli) {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::ProblemsFound) => ExitCode::from(1),
@@ -34,7 +38,11 @@ fn main() -> ExitCode {
             if is_broken_pipe(&error) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("toolscope: error: {error:#}");
+            // The message can quote a path or input: written as a line like any other. If stderr
+            // itself fails there is nowhere left to say so.
+            let mut err = output::terminal::stderr();
+            let _ = err.line(format_args!("toolscope: error: {error:#}"));
+            let _ = err.flush();
             ExitCode::from(2)
         }
     }

@@ -5,7 +5,12 @@ use std::io::{BufWriter, Write};
 use anyhow::Result;
 use toolscope_core::Report;
 
-/// Prints the report as pretty JSON.
+/// Prints the report as pretty JSON, unescaped by `terminal`: JSON writes every C0 control as an
+/// escape itself, and the bytes must stay those the page writes for the same report.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "JSON escapes control characters itself; its bytes must equal the page's"
+)]
 pub fn print_json(report: &Report) -> Result<()> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     // io::Errors, so that a closed stdout is recognised as a broken pipe.

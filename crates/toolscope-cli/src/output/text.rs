@@ -1,27 +1,33 @@
-//! Plain-text output in the seeds' layouts.
+//! Plain-text output in the seeds' layouts, every line written through [`terminal`], which
+//! escapes what came from the input; fields padded or cut to a width are escaped first.
 
-use std::io::{BufWriter, Write};
+use std::fmt::Write as _;
 
 use anyhow::Result;
 use toolscope_core::checks::problem::python_repr;
-use toolscope_core::metrics::selection::{seed_report_lines, Selection};
+use toolscope_core::metrics::selection::{seed_report_lines, Selection, ToolRow};
 use toolscope_core::metrics::task_actions::TaskActions;
 use toolscope_core::{Diagnostic, Report};
+
+use super::escape::terminal_safe;
+use super::terminal;
 
 /// Every problem, one per line as the seed's `check_calls` prints them, prefixed by the session
 /// when there is more than one.
 pub fn print_problems(report: &Report) -> Result<()> {
-    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut out = terminal::stdout();
     let with_session = report.summary.sessions > 1;
+    let mut line = String::new();
     for problem in &report.problems {
+        line.clear();
         if with_session {
-            write!(out, "{}: ", problem.session_id)?;
+            write!(line, "{}: ", problem.session_id)?;
         }
-        write!(out, "{}", problem.seed_line())?;
+        line.push_str(&problem.seed_line());
         if let Some(suggestion) = &problem.suggestion {
-            write!(out, " (did you mean {}?)", python_repr(suggestion))?;
+            write!(line, " (did you mean {}?)", python_repr(suggestion))?;
         }
-        writeln!(out)?;
+        out.line(&line)?;
     }
     out.flush()?;
     Ok(())
@@ -29,18 +35,25 @@ pub fn print_problems(report: &Report) -> Result<()> {
 
 /// Per-tool lines in the seed's `selection_report` layout, with support appended.
 pub fn print_selection(selection: &Selection) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    for (line, row) in seed_report_lines(&selection.per_tool)
+    let mut out = terminal::stdout();
+    // Escaped before the seed pads the name to 14, so the column counts what is shown.
+    let shown_rows: Vec<ToolRow> = selection
+        .per_tool
         .iter()
-        .zip(&selection.per_tool)
-    {
+        .map(|row| ToolRow {
+            tool: terminal_safe(&row.tool).into_owned(),
+            ..row.clone()
+        })
+        .collect();
+    for (line, row) in seed_report_lines(&shown_rows).iter().zip(&shown_rows) {
         let flag = if row.is_low_support {
             "  (low support)"
         } else {
             ""
         };
-        writeln!(out, "{line}  support {}{flag}", row.support)?;
+        out.line(format_args!("{line}  support {}{flag}", row.support))?;
     }
+    out.flush()?;
     Ok(())
 }
 
@@ -50,7 +63,7 @@ pub fn print_arguments(selection: &Selection) -> Result<()> {
     let Some(summary) = arguments_summary(selection) else {
         return Ok(());
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = terminal::stdout();
     let wrong = selection
         .outcomes
         .iter()
@@ -60,13 +73,13 @@ pub fn print_arguments(selection: &Selection) -> Result<()> {
             .args_mismatch
             .as_deref()
             .unwrap_or("not the labelled arguments");
-        writeln!(
-            out,
+        out.line(format_args!(
             "{} turn {}: arguments: {why}",
             outcome.session_id, outcome.turn
-        )?;
+        ))?;
     }
-    writeln!(out, "{summary}")?;
+    out.line(summary)?;
+    out.flush()?;
     Ok(())
 }
 
@@ -93,17 +106,20 @@ fn arguments_summary(selection: &Selection) -> Option<String> {
 
 /// The confusion matrix in the seed's `print_confusion_matrix` layout.
 pub fn print_confusion(selection: &Selection) -> Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = terminal::stdout();
     for line in confusion_lines(&selection.confusion.labels, &selection.confusion.matrix) {
-        writeln!(out, "{line}")?;
+        out.line(line)?;
     }
+    out.flush()?;
     Ok(())
 }
 
 /// The seed's `print_confusion_matrix`: names cut to 8 characters over columns 10 wide, row
-/// names cut to 18 in a column 20 wide, a `*` on non-zero diagonal cells.
+/// names cut to 18 in a column 20 wide, a `*` on non-zero diagonal cells. Names are escaped
+/// before they are cut, so a hostile one keeps to its column.
 pub fn confusion_lines(labels: &[String], matrix: &[Vec<u64>]) -> Vec<String> {
-    let cut = |name: &str, width: usize| name.chars().take(width).collect::<String>();
+    let cut =
+        |name: &str, width: usize| terminal_safe(name).chars().take(width).collect::<String>();
     let mut lines = Vec::with_capacity(labels.len() + 1);
     let mut header = format!("{:>20}", "");
     for name in labels {
@@ -123,15 +139,13 @@ pub fn confusion_lines(labels: &[String], matrix: &[Vec<u64>]) -> Vec<String> {
 
 /// A short text summary of the report.
 pub fn print_summary(report: &Report) -> Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = terminal::stdout();
     let summary = &report.summary;
-    writeln!(
-        out,
+    out.line(format_args!(
         "sessions {}  calls {}  turns {}",
         summary.sessions, summary.calls, summary.turns
-    )?;
-    writeln!(
-        out,
+    ))?;
+    out.line(format_args!(
         "problems {}  calls with problems {} of {} ({})  sessions with problems {} of {} ({})",
         summary.problems,
         summary.calls_with_problems.count,
@@ -140,20 +154,18 @@ pub fn print_summary(report: &Report) -> Result<()> {
         summary.sessions_with_problems.count,
         summary.sessions_with_problems.total,
         percent(summary.sessions_with_problems.rate),
-    )?;
+    ))?;
     for (kind, count) in &summary.by_kind {
-        writeln!(
-            out,
+        out.line(format_args!(
             "  {:<20} {} in {} calls, {} sessions",
             kind.as_str(),
             count.problems,
             count.calls,
             count.sessions
-        )?;
+        ))?;
     }
     let errors = &summary.tool_errors;
-    writeln!(
-        out,
+    out.line(format_args!(
         "tool errors {} of {} results ({}): agent {}, environment {}, unattributed {}",
         errors.errors,
         errors.results,
@@ -161,49 +173,56 @@ pub fn print_summary(report: &Report) -> Result<()> {
         errors.agent,
         errors.environment,
         errors.unattributed
-    )?;
+    ))?;
     if let Some(selection) = &report.selection {
-        writeln!(
-            out,
+        out.line(format_args!(
             "selection: {} labelled turns, tool accuracy {} ({} of {})",
             selection.turns,
             percent(selection.tool_accuracy.rate),
             selection.tool_accuracy.count,
             selection.tool_accuracy.total
-        )?;
+        ))?;
         if let Some(arguments) = arguments_summary(selection) {
-            writeln!(out, "{arguments}")?;
+            out.line(arguments)?;
         }
     }
     if let Some(tasks) = &report.tasks {
-        writeln!(out, "{}", task_summary(tasks))?;
+        out.line(task_summary(tasks))?;
     }
+    out.flush()?;
     Ok(())
 }
 
 /// Per session with a task label: its actions matched, and the ones no call matched.
 pub fn print_tasks(tasks: &TaskActions) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    let width = tasks
+    let mut out = terminal::stdout();
+    // Escaped before they are measured, so the column is as wide as the longest id shown.
+    let shown_ids: Vec<_> = tasks
         .outcomes
         .iter()
-        .map(|outcome| outcome.session_id.chars().count())
+        .map(|outcome| terminal_safe(&outcome.session_id))
+        .collect();
+    let width = shown_ids
+        .iter()
+        .map(|session_id| session_id.chars().count())
         .max()
         .unwrap_or(0);
-    for outcome in &tasks.outcomes {
+    let mut line = String::new();
+    for (outcome, session_id) in tasks.outcomes.iter().zip(&shown_ids) {
         let (matched, missing) = (outcome.matched(), outcome.unmatched());
+        line.clear();
         write!(
-            out,
-            "{:<width$}  actions {matched} of {}",
-            outcome.session_id,
+            line,
+            "{session_id:<width$}  actions {matched} of {}",
             outcome.actions.len()
         )?;
         if !missing.is_empty() {
-            write!(out, "  not matched: {}", missing.join(", "))?;
+            write!(line, "  not matched: {}", missing.join(", "))?;
         }
-        writeln!(out)?;
+        out.line(&line)?;
     }
-    writeln!(out, "{}", task_summary(tasks))?;
+    out.line(task_summary(tasks))?;
+    out.flush()?;
     Ok(())
 }
 
@@ -226,10 +245,11 @@ fn task_summary(tasks: &TaskActions) -> String {
 
 /// Input diagnostics on stderr, one per line: `file:line:column: severity: message`.
 pub fn print_diagnostics(diagnostics: &[Diagnostic]) -> Result<()> {
-    let mut err = std::io::stderr().lock();
+    let mut err = terminal::stderr();
     for diagnostic in diagnostics {
-        writeln!(err, "{diagnostic}")?;
+        err.line(diagnostic)?;
     }
+    err.flush()?;
     Ok(())
 }
 
@@ -250,5 +270,20 @@ mod tests {
             format!("{:>20}{:>9}*{:>9} ", "get_stock_price", 45, 3)
         );
         assert_eq!(lines[2], format!("{:>20}{:>9} {:>9} ", "search_web", 2, 0));
+    }
+
+    #[test]
+    fn confusion_names_are_escaped_before_they_are_cut_so_columns_keep_their_width() {
+        let labels = vec!["\u{1b}[31m\nstep 99: forged".to_string(), "ok".to_string()];
+        let lines = confusion_lines(&labels, &[vec![1, 0], vec![0, 1]]);
+        assert_eq!(
+            lines[0],
+            format!("{:20}{:>10}{:>10}", "", r"\x1b[31m", "ok")
+        );
+        assert_eq!(
+            lines[1],
+            format!("{:>20}{:>9}*{:>9} ", r"\x1b[31m\nstep 99:", 1, 0)
+        );
+        assert!(lines.iter().all(|line| line.chars().count() == 40));
     }
 }
