@@ -76,3 +76,150 @@ fn an_exponent_beyond_floats_in_arguments_keeps_its_session_and_is_checked() {
         .iter()
         .all(|diagnostic| diagnostic.severity == Severity::Warning));
 }
+
+/// One call of `lookup_order` whose arguments are JSON null, in each reader's shape.
+const NULL_ARGUMENTS: [(&str, &str); 16] = [
+    (
+        "native.jsonl",
+        r#"{"session_id": "s", "events": [{"type": "tool_use", "name": "lookup_order", "args": null}]}"#,
+    ),
+    (
+        "seed_calls.json",
+        r#"[{"name": "lookup_order", "args": null}]"#,
+    ),
+    (
+        "eval_cases.json",
+        r#"[{"id": "c1", "user_input": "x", "expected_tool": "lookup_order",
+             "tool_calls": [{"name": "lookup_order", "args": null}]}]"#,
+    ),
+    (
+        "openai_chat.json",
+        r#"{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "lookup_order", "arguments": null}}]}]}"#,
+    ),
+    (
+        "openai_chat_string.json",
+        r#"{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "lookup_order", "arguments": "null"}}]}]}"#,
+    ),
+    (
+        "anthropic.json",
+        r#"{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "lookup_order", "input": null}]}]}"#,
+    ),
+    (
+        "gemini.json",
+        r#"{"contents": [{"role": "user", "parts": [{"text": "x"}]}, {"role": "model", "parts": [
+            {"functionCall": {"name": "lookup_order", "args": null}}]}]}"#,
+    ),
+    (
+        "openai_responses.json",
+        r#"{"model": "m", "input": [{"type": "message", "role": "user", "content": "x"},
+            {"type": "function_call", "call_id": "c1", "name": "lookup_order", "arguments": null}]}"#,
+    ),
+    (
+        "otel_genai_messages.json",
+        r#"{"traceId": "t1", "spanId": "a1", "name": "chat m", "attributes": {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.output.messages": [{"role": "assistant", "parts": [
+              {"type": "tool_call", "id": "c1", "name": "lookup_order", "arguments": null}]}]}}"#,
+    ),
+    (
+        "otel_genai_tool_span.json",
+        r#"{"traceId": "t1", "spanId": "a1", "name": "execute_tool lookup_order", "attributes": {
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup_order",
+            "gen_ai.tool.call.arguments": null}}"#,
+    ),
+    (
+        "openinference.json",
+        r#"{"traceId": "t1", "spanId": "a1", "name": "llm", "attributes": {
+            "openinference.span.kind": "LLM",
+            "llm.output_messages.0.message.role": "assistant",
+            "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "lookup_order",
+            "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments": "null"}}"#,
+    ),
+    (
+        "langfuse.json",
+        r#"{"trace": {"id": "t"}, "observations": [{"id": "o1", "traceId": "t", "type": "GENERATION",
+            "input": [{"role": "user", "content": "x"}],
+            "output": {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+              "function": {"name": "lookup_order", "arguments": null}}]}}]}"#,
+    ),
+    (
+        "inspect.json",
+        r#"{"version": 2, "eval": {"task": "t"}, "samples": [{"id": 1, "epoch": 1, "messages": [
+            {"role": "user", "content": "x"},
+            {"role": "assistant", "content": "", "tool_calls": [
+              {"id": "c1", "function": "lookup_order", "arguments": null}]}]}]}"#,
+    ),
+    (
+        "tau_bench.json",
+        r#"[{"task_id": 1, "trial": 0, "reward": 0, "info": {}, "traj": [{"role": "user", "content": "x"},
+            {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function",
+              "function": {"name": "lookup_order", "arguments": null}}]}]}]"#,
+    ),
+    (
+        "tau2_bench.json",
+        r#"{"simulations": [{"id": "sim1", "messages": [{"role": "user", "content": "x"},
+            {"role": "assistant", "tool_calls": [
+              {"id": "c1", "name": "lookup_order", "arguments": null, "requestor": "assistant"}]}]}]}"#,
+    ),
+    (
+        "bfcl_result.json",
+        r#"{"id": "simple_0", "result": [{"lookup_order": null}], "latency": 1.0}"#,
+    ),
+];
+
+/// Issue 9: serde's `Option<Value>` (and one reader's own rule) read `"args": null` as absent,
+/// that is `{}`, so the call was reported as missing a required property; the seed's code checks
+/// None and says it is not an object. Null stays null in every reader.
+#[test]
+fn null_arguments_are_not_an_object_in_every_reader() {
+    for (name, traces) in NULL_ARGUMENTS {
+        let report = analyze_with_catalog(name, traces);
+        assert_eq!(
+            problem_messages(&report)
+                .iter()
+                .map(|problem| problem.split_once(": ").unwrap().1)
+                .collect::<Vec<_>>(),
+            ["lookup_order: null is not of type \"object\""],
+            "{name}: {:?}",
+            diagnostic_lines(&report)
+        );
+    }
+}
+
+/// Only absent arguments mean none were given (`{}`): a required property is then missing.
+#[test]
+fn absent_arguments_are_an_empty_object() {
+    let absent = [
+        (
+            "native.jsonl",
+            r#"{"session_id": "s", "events": [{"type": "tool_use", "name": "lookup_order"}]}"#,
+        ),
+        (
+            "inspect.json",
+            r#"{"version": 2, "eval": {"task": "t"}, "samples": [{"id": 1, "epoch": 1, "messages": [
+                {"role": "user", "content": "x"},
+                {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "function": "lookup_order"}]}]}]}"#,
+        ),
+        (
+            // Langfuse writes every field, null when it was not recorded.
+            "langfuse.json",
+            r#"{"trace": {"id": "t"}, "observations": [{"id": "o1", "traceId": "t", "type": "TOOL",
+                "name": "lookup_order", "input": null, "output": "found"}]}"#,
+        ),
+    ];
+    for (name, traces) in absent {
+        let report = analyze_with_catalog(name, traces);
+        assert_eq!(
+            problem_messages(&report)
+                .iter()
+                .map(|problem| problem.split_once(": ").unwrap().1)
+                .collect::<Vec<_>>(),
+            ["lookup_order: \"order_id\" is a required property"],
+            "{name}: {:?}",
+            diagnostic_lines(&report)
+        );
+    }
+}

@@ -22,7 +22,7 @@ use std::io::{Cursor, Read};
 use serde_json::{Map, Value};
 
 use super::content_text;
-use super::conversation::{str_field, Conversation};
+use super::conversation::{args_from, str_field, Conversation};
 use super::native::ToolLists;
 use crate::diagnostic::Diagnostic;
 use crate::json::{decode_text, parse_record, parse_value, split_records, Split, MAX_DEPTH};
@@ -236,13 +236,12 @@ fn add_message(
             conversation.assistant(content());
             let calls = message.get("tool_calls").and_then(Value::as_array);
             for (index, call) in calls.into_iter().flatten().enumerate() {
-                let arguments = call.get("arguments").cloned().unwrap_or(Value::Null);
                 let args = match str_field(call, "parse_error") {
                     Some(error) => Args::Malformed {
-                        raw: content_text(arguments),
+                        raw: content_text(call.get("arguments").cloned().unwrap_or(Value::Null)),
                         error: error.to_string(),
                     },
-                    None => Args::from_sent(arguments),
+                    None => args_from(call.get("arguments")),
                 };
                 conversation.call(
                     call.get("id").and_then(super::id_text),

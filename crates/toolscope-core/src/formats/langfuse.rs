@@ -247,7 +247,12 @@ fn role_of(observation: &Value) -> SpanRole {
         return SpanRole::Tool {
             call_id,
             name: (!name.is_empty()).then_some(name),
-            args: observation.get("input").cloned(),
+            // Langfuse writes every field of an observation, `null` when it was not recorded:
+            // here `null` is arguments not recorded, not arguments that are null.
+            args: observation
+                .get("input")
+                .filter(|input| !input.is_null())
+                .cloned(),
             result,
         };
     }

@@ -9,7 +9,8 @@
 //!   {"type": "tool_result", "call_id": "c1", "status": "ok", "content": "shipped"},
 //!   {"type": "assistant", "content": "It has shipped."}]}
 //! ```
-//! `args` may be a JSON value or a string holding JSON, as OpenAI sends it.
+//! `args` may be a JSON value or a string holding JSON, as OpenAI sends it; `null` stays null and
+//! missing `args` are `{}`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -45,6 +46,8 @@ struct RawEvent {
     content: Option<Value>,
     call_id: Option<Value>,
     name: Option<Value>,
+    // `"args": null` stays null (checked as null, as the seed checks None); absent is `{}`.
+    #[serde(default, deserialize_with = "crate::json::keep_null")]
     args: Option<Value>,
     status: Option<Value>,
     error_source: Option<Value>,

@@ -94,6 +94,17 @@ pub fn parse_record<T: DeserializeOwned>(
     }
 }
 
+/// For `#[serde(default, deserialize_with = "crate::json::keep_null")]` on an `Option<Value>`
+/// field: a field that is JSON `null` reads as `Some(Value::Null)`, and only an absent one as
+/// `None` (serde's own `Option` reads both as `None`). A call's arguments need the difference:
+/// `null` is not an object and the schema check says so, while absent arguments are none given.
+pub(crate) fn keep_null<'de, D>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    serde::Deserialize::deserialize(deserializer).map(Some)
+}
+
 /// [`parse_record`] into a JSON value for readers that keep going past a bad record: the
 /// failure becomes one more diagnostic and the record is skipped (None).
 pub fn parse_value(
