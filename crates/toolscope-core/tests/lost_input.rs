@@ -223,3 +223,40 @@ fn absent_arguments_are_an_empty_object() {
         );
     }
 }
+
+/// A ZIP archive (stored, not compressed) holding `entries`.
+fn zip_of(entries: &[(&str, &str)]) -> Vec<u8> {
+    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, text) in entries {
+        writer.start_file(*name, options).unwrap();
+        std::io::Write::write_all(&mut writer, text.as_bytes()).unwrap();
+    }
+    writer.finish().unwrap().into_inner()
+}
+
+/// Issue 9: any ZIP archive was taken for an Inspect `.eval` log, and one that is not gave zero
+/// sessions with only a warning (exit status 0); it is an input that could not be read.
+#[test]
+fn a_zip_archive_that_is_not_an_inspect_log_is_an_error() {
+    let bytes = zip_of(&[("hello.txt", "hi"), ("notes/readme.md", "# notes")]);
+    let report = common::analyze_named(&[("hello.zip", &bytes, Role::Traces)]);
+    assert_eq!(report.summary.sessions, 0);
+    assert_eq!(report.inputs[0].format, None);
+    assert_eq!(
+        diagnostic_lines(&report),
+        ["hello.zip: error: a ZIP archive without an Inspect log's header.json or samples/*.json \
+          (it holds hello.txt, notes/readme.md); nothing read"]
+    );
+}
+
+#[test]
+fn an_inspect_eval_log_without_samples_says_there_is_nothing_to_read() {
+    let bytes = zip_of(&[("header.json", r#"{"version": 2, "eval": {"task": "t"}}"#)]);
+    let report = common::analyze_named(&[("log.eval", &bytes, Role::Traces)]);
+    assert_eq!(
+        diagnostic_lines(&report),
+        ["log.eval: warning: Inspect .eval log without samples (a header only?); nothing to read"]
+    );
+}

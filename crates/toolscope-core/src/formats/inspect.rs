@@ -92,12 +92,17 @@ pub(crate) fn read(
     sessions
 }
 
-/// Reads the samples of an `.eval` archive, in entry-name order.
+/// How many of a ZIP archive's entries an error about it names.
+const NAMED_ENTRIES: usize = 5;
+
+/// Reads the samples of an `.eval` archive, in entry-name order; None (with an error) when the
+/// bytes are not a ZIP archive that could be read, or one that holds neither `header.json` nor
+/// samples, so that nothing was read from it.
 pub(crate) fn read_eval(
     file: &str,
     bytes: &[u8],
     diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<Session> {
+) -> Option<Vec<Session>> {
     let mut archive = match zip::ZipArchive::new(Cursor::new(bytes)) {
         Ok(archive) => archive,
         Err(error) => {
@@ -106,7 +111,7 @@ pub(crate) fn read_eval(
                 None,
                 format!("not a readable ZIP archive (an Inspect .eval log): {error}"),
             ));
-            return Vec::new();
+            return None;
         }
     };
     let mut names: Vec<String> = archive
@@ -115,11 +120,47 @@ pub(crate) fn read_eval(
         .map(str::to_string)
         .collect();
     names.sort();
-    if archive.index_for_name("header.json").is_none() {
+    let has_header = archive.index_for_name("header.json").is_some();
+    if !has_header && names.is_empty() {
+        // Any ZIP archive starts with the same bytes; one that is not an Inspect log is an
+        // unreadable input, not an empty log.
+        let mut entries: Vec<&str> = archive.file_names().collect();
+        entries.sort_unstable();
+        let mut held = entries
+            .iter()
+            .take(NAMED_ENTRIES)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if entries.len() > NAMED_ENTRIES {
+            held.push_str(&format!(" and {} more", entries.len() - NAMED_ENTRIES));
+        }
+        let holds = if entries.is_empty() {
+            "it is empty".to_string()
+        } else {
+            format!("it holds {held}")
+        };
+        diagnostics.push(Diagnostic::error(
+            file,
+            None,
+            format!(
+                "a ZIP archive without an Inspect log's header.json or samples/*.json ({holds}); \
+                 nothing read"
+            ),
+        ));
+        return None;
+    }
+    if !has_header {
         diagnostics.push(Diagnostic::warning(
             file,
             None,
             "ZIP archive without header.json: read as an Inspect .eval log anyway",
+        ));
+    } else if names.is_empty() {
+        diagnostics.push(Diagnostic::warning(
+            file,
+            None,
+            "Inspect .eval log without samples (a header only?); nothing to read",
         ));
     }
     let mut sessions = Vec::new();
@@ -168,7 +209,7 @@ pub(crate) fn read_eval(
             }
         }
     }
-    sessions
+    Some(sessions)
 }
 
 fn sample_session(

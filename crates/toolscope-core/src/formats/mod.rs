@@ -187,10 +187,13 @@ pub fn read_traces_reporting(
             Some(_) => "chosen by the user",
             None => "a ZIP archive: Inspect .eval log",
         };
-        return TraceRead {
-            format: Some((TraceFormat::Inspect, reason.to_string())),
-            sessions: inspect::read_eval(file, bytes, diagnostics),
-            ..TraceRead::default()
+        return match inspect::read_eval(file, bytes, diagnostics) {
+            Some(sessions) => TraceRead {
+                format: Some((TraceFormat::Inspect, reason.to_string())),
+                sessions,
+                ..TraceRead::default()
+            },
+            None => TraceRead::default(),
         };
     }
     let text = decode_text(file, bytes, diagnostics);
