@@ -4,6 +4,7 @@
 
 mod common;
 
+use toolscope_core::formats::{read_traces, read_traces_as, TraceFormat};
 use toolscope_core::{Report, Role, Severity};
 
 /// A tool catalog in the seed's shape: `issue_refund` takes an amount of at most 1000, and
@@ -258,5 +259,185 @@ fn an_inspect_eval_log_without_samples_says_there_is_nothing_to_read() {
     assert_eq!(
         diagnostic_lines(&report),
         ["log.eval: warning: Inspect .eval log without samples (a header only?); nothing to read"]
+    );
+}
+
+/// Odd first records real files start with: `(line, what the diagnostic at line 1 starts with)`.
+const ODD_FIRST_RECORDS: [(&str, &str); 6] = [
+    ("{}", "warning: an empty object, not "),
+    ("42", "warning: a JSON number (42), not "),
+    ("\"header\"", "warning: a JSON string (\"header\"), not "),
+    ("[]", "warning: an empty array, not "),
+    (
+        "{\"version\": 1}",
+        "error: an object with key \"version\", not ",
+    ),
+    ("session_id,events,status", "error: not JSON: "),
+];
+
+/// Good JSON Lines files of two sessions each, with the format they are.
+fn good_jsonl_files() -> [(&'static str, TraceFormat, String); 5] {
+    let native = |id: &str| {
+        format!(
+            r#"{{"session_id": "{id}", "events": [{{"type": "user", "content": "hi"}}, {{"type": "tool_use", "call_id": "c1", "name": "lookup_order", "args": {{"order_id": "A1"}}}}]}}"#
+        )
+    };
+    let chat = |order: &str| {
+        format!(
+            r#"{{"messages": [{{"role": "user", "content": "Where is {order}?"}}, {{"role": "assistant", "tool_calls": [{{"id": "c1", "type": "function", "function": {{"name": "lookup_order", "arguments": "{{\"order_id\": \"{order}\"}}"}}}}]}}]}}"#
+        )
+    };
+    let anthropic = |order: &str| {
+        format!(
+            r#"{{"messages": [{{"role": "user", "content": "Where is {order}?"}}, {{"role": "assistant", "content": [{{"type": "tool_use", "id": "t1", "name": "lookup_order", "input": {{"order_id": "{order}"}}}}]}}]}}"#
+        )
+    };
+    let span = |trace: &str| {
+        format!(
+            r#"{{"traceId": "{trace}", "spanId": "a1", "name": "execute_tool lookup_order", "attributes": {{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup_order", "gen_ai.tool.call.arguments": "{{\"order_id\": \"A1\"}}", "gen_ai.tool.call.result": "shipped"}}}}"#
+        )
+    };
+    let observation = |trace: &str| {
+        format!(
+            r#"{{"id": "o-{trace}", "traceId": "{trace}", "type": "TOOL", "name": "lookup_order", "startTime": "2025-12-04T14:51:23.001Z", "input": {{"order_id": "A1"}}, "output": "shipped"}}"#
+        )
+    };
+    [
+        (
+            "native.jsonl",
+            TraceFormat::Native,
+            format!("{}\n{}\n", native("s1"), native("s2")),
+        ),
+        (
+            "chat.jsonl",
+            TraceFormat::OpenaiChat,
+            format!("{}\n{}\n", chat("A1"), chat("A2")),
+        ),
+        (
+            "anthropic.jsonl",
+            TraceFormat::Anthropic,
+            format!("{}\n{}\n", anthropic("A1"), anthropic("A2")),
+        ),
+        (
+            "spans.jsonl",
+            TraceFormat::OtelGenai,
+            format!("{}\n{}\n", span("t1"), span("t2")),
+        ),
+        (
+            "langfuse.jsonl",
+            TraceFormat::Langfuse,
+            format!("{}\n{}\n", observation("t1"), observation("t2")),
+        ),
+    ]
+}
+
+/// Two τ-bench runs, as the elements of its results array.
+fn tau_runs() -> [String; 2] {
+    let run = |task: usize| {
+        format!(
+            r#"{{"task_id": {task}, "trial": 0, "reward": 1.0, "info": {{}}, "traj": [{{"role": "user", "content": "Where is A1?"}}, {{"role": "assistant", "content": null, "tool_calls": [{{"id": "c1", "type": "function", "function": {{"name": "lookup_order", "arguments": "{{\"order_id\": \"A1\"}}"}}}}]}}]}}"#
+        )
+    };
+    [run(1), run(2)]
+}
+
+/// What a file read on its own gives: its format, its session count and its diagnostics.
+fn read_alone(name: &str, text: &str) -> (Option<TraceFormat>, usize, Vec<String>) {
+    let mut diagnostics = Vec::new();
+    let read = read_traces(name, text.as_bytes(), &mut diagnostics);
+    let lines = diagnostics.iter().map(ToString::to_string).collect();
+    (
+        read.format.map(|(format, _)| format),
+        read.sessions.len(),
+        lines,
+    )
+}
+
+/// Issue 9: detection judged a file by its first record alone (then its first eight together),
+/// so one odd first line turned a file of good sessions into zero sessions. Now the first record
+/// a format recognises decides, and the odd one is a diagnostic at its line.
+#[test]
+fn one_odd_first_record_loses_no_session_and_is_reported_at_its_line() {
+    for (name, format, good) in good_jsonl_files() {
+        assert_eq!(
+            read_alone(name, &good),
+            (Some(format), 2, Vec::new()),
+            "{name}"
+        );
+        for (odd, said) in ODD_FIRST_RECORDS {
+            let (read_as, sessions, diagnostics) = read_alone(name, &format!("{odd}\n{good}"));
+            assert_eq!(
+                (read_as, sessions),
+                (Some(format), 2),
+                "{name} after {odd}: {diagnostics:?}"
+            );
+            assert_eq!(diagnostics.len(), 1, "{name} after {odd}: {diagnostics:?}");
+            assert!(
+                diagnostics[0].starts_with(&format!("{name}:1")),
+                "{name} after {odd}: {diagnostics:?}"
+            );
+            assert!(
+                diagnostics[0].contains(&format!(": {said}")),
+                "{name} after {odd}: {diagnostics:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn one_odd_first_element_of_a_tau_bench_array_loses_no_run() {
+    let [first, second] = tau_runs();
+    for (odd, said) in &ODD_FIRST_RECORDS[..5] {
+        let text = format!("[{odd},\n{first},\n{second}]");
+        let (read_as, sessions, diagnostics) = read_alone("runs.json", &text);
+        assert_eq!(
+            (read_as, sessions),
+            (Some(TraceFormat::TauBench), 2),
+            "after {odd}: {diagnostics:?}"
+        );
+        assert_eq!(diagnostics.len(), 1, "after {odd}: {diagnostics:?}");
+        assert!(
+            diagnostics[0].starts_with(&format!("runs.json:1: {said}")),
+            "{diagnostics:?}"
+        );
+    }
+}
+
+/// Issue 9: a τ-bench array whose first run crashed (`"traj": null`) was read as OpenAI Chat
+/// (its other runs hold chat messages) and gave nothing.
+#[test]
+fn a_tau_bench_array_with_a_broken_first_run_reads_the_others_and_reports_it() {
+    let [first, second] = tau_runs();
+    let broken = r#"{"task_id": 0, "trial": 0, "reward": 0.0, "info": {"error": "Traceback: boom\n  line 2"}, "traj": null}"#;
+    let (read_as, sessions, diagnostics) =
+        read_alone("runs.json", &format!("[{broken},\n{first},\n{second}]"));
+    assert_eq!((read_as, sessions), (Some(TraceFormat::TauBench), 2));
+    assert_eq!(
+        diagnostics,
+        ["runs.json:1: error: τ-bench run \"task_0.trial_0\": its \"traj\" is null, not a list of \
+          messages (its info.error: Traceback: boom…); left out"]
+    );
+}
+
+/// A file whose every record is skipped with a warning gives no session; that is an error, as any
+/// file nothing could be read from.
+#[test]
+fn a_file_of_records_that_all_hold_nothing_is_an_error() {
+    let mut diagnostics = Vec::new();
+    let read = read_traces_as(
+        "empty.jsonl",
+        b"{}\n42\n",
+        Some(TraceFormat::Native),
+        &mut diagnostics,
+    );
+    assert!(read.sessions.is_empty());
+    let lines: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "empty.jsonl:1: warning: an empty object, not a toolscope session ({\"session_id\", \"events\"}); skipped",
+            "empty.jsonl:2: warning: a JSON number (42), not a toolscope session ({\"session_id\", \"events\"}); skipped",
+            "empty.jsonl: error: nothing in the file could be read as native: its 2 records hold no session",
+        ]
     );
 }

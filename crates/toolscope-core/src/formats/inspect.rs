@@ -24,6 +24,7 @@ use serde_json::{Map, Value};
 use super::content_text;
 use super::conversation::{args_from, str_field, Conversation};
 use super::native::ToolLists;
+use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
 use crate::json::{decode_text, parse_record, parse_value, split_records, Split, MAX_DEPTH};
 use crate::model::{Args, ErrorSource, Session};
@@ -69,11 +70,8 @@ pub(crate) fn read(
                 continue;
             }
             _ => {
-                diagnostics.push(Diagnostic::error(
-                    file,
-                    Some(record.line),
-                    "record is not an Inspect log ({\"eval\", \"samples\"}) or sample; left out",
-                ));
+                let expected = "an Inspect log ({\"eval\", \"samples\"}) or sample";
+                diagnostics.push(not_of_format(file, record.line, &value, expected));
                 continue;
             }
         };

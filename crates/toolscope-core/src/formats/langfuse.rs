@@ -28,6 +28,7 @@ use serde_json::{Map, Value};
 use super::content_text;
 use super::messages::items_of;
 use super::native::ToolLists;
+use super::odd_record::not_of_format;
 use super::otlp::{build_session, Span, SpanRole};
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_value, Split};
@@ -126,12 +127,9 @@ pub(crate) fn read(
                 .unwrap_or_default();
             add(trace_id, Observation { value, line });
         } else {
-            diagnostics.push(Diagnostic::error(
-                file,
-                Some(line),
-                "record is not a Langfuse trace ({\"trace\", \"observations\"}) or observation \
-                 ({\"traceId\", \"type\"}); left out",
-            ));
+            let expected = "a Langfuse trace ({\"trace\", \"observations\"}) or observation \
+                            ({\"traceId\", \"type\"})";
+            diagnostics.push(not_of_format(file, line, &value, expected));
         }
     }
     let mut tool_lists = ToolLists::default();

@@ -19,10 +19,11 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::odd_record::not_of_format;
 use super::{content_text, id_text};
 use crate::diagnostic::Diagnostic;
 use crate::inputs::catalog::tools_from_value;
-use crate::json::{parse_record, Split};
+use crate::json::{parse_record, parse_value, Split};
 use crate::model::{
     Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult,
 };
@@ -53,6 +54,9 @@ struct RawEvent {
     error_source: Option<Value>,
 }
 
+/// What a native record is, for the diagnostic on one that is not.
+const EXPECTED: &str = "a toolscope session ({\"session_id\", \"events\"})";
+
 /// Reads every record of a native file; each bad record or event is a diagnostic.
 pub fn read(file: &str, split: &Split<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Session> {
     read_reporting(file, split, diagnostics, &mut |_| {})
@@ -76,7 +80,22 @@ pub fn read_reporting(
         if index.is_multiple_of(PROGRESS_EVERY) {
             progress(index as f64 / count as f64);
         }
+        if !record.text.starts_with('{') {
+            // Sessions are objects: say what this record is rather than serde's "invalid type".
+            if let Some(value) = parse_value(file, record, diagnostics) {
+                diagnostics.push(not_of_format(file, record.line, &value, EXPECTED));
+            }
+            continue;
+        }
         match parse_record::<RawSession>(file, record, diagnostics) {
+            Ok(raw) if raw.session_id.is_none() && raw.events.is_none() => {
+                // A header line or another format's record: named by what it is. Its warnings
+                // were given by the read above.
+                let mut repeated = Vec::new();
+                if let Ok(value) = parse_record::<Value>(file, record, &mut repeated) {
+                    diagnostics.push(not_of_format(file, record.line, &value, EXPECTED));
+                }
+            }
             Ok(raw) => {
                 let origin = Origin {
                     file: file.to_string(),
