@@ -296,6 +296,33 @@ fn a_missing_file_is_an_input_error_naming_it() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("no/such/file.jsonl"));
 }
 
+/// Issue 9: a ZIP archive that is not an Inspect log read as zero sessions, with a warning and
+/// exit status 0; nothing could be read from it, as from any other unreadable file.
+#[test]
+fn a_zip_archive_that_is_not_an_inspect_log_is_an_input_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("hello.zip");
+    let mut writer = zip::ZipWriter::new(std::fs::File::create(&archive).unwrap());
+    writer
+        .start_file("hello.txt", zip::write::SimpleFileOptions::default())
+        .unwrap();
+    std::io::Write::write_all(&mut writer, b"hello").unwrap();
+    writer.finish().unwrap();
+    for command in ["check", "report"] {
+        let output = toolscope().arg(command).arg(&archive).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{command}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "{}: error: a ZIP archive without an Inspect log's header.json or samples/*.json \
+                 (it holds hello.txt); nothing read",
+                archive.display()
+            )),
+            "{command}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn unknown_flags_are_usage_errors() {
     let output = toolscope()

@@ -62,6 +62,20 @@ fn cases() -> Value {
             json!([{"name": "get_news", "args": {"topic": "AI"}}, {"name": "search_web", "args": {"query": "AI"}}, {"name": "get_stock_price", "args": {"symbol": "NVDA"}}])
         ),
         multi,
+        // `"expected_args": null` is compared as the seed compares it (`args == None`); it
+        // once read as absent, which judged no arguments (issue 9).
+        case(
+            "ts-008",
+            "get_news",
+            Value::Null,
+            json!([{"name": "get_news", "args": {"topic": "AI"}}])
+        ),
+        case(
+            "ts-009",
+            "get_news",
+            Value::Null,
+            json!([{"name": "get_news", "args": null}])
+        ),
     ])
 }
 
@@ -105,7 +119,7 @@ fn per_case_results_and_metrics_agree_with_the_seeds_runner() {
     let reference = python_reference(&cases);
     let report = toolscope(&cases);
     let selection = report.selection.expect("eval cases carry labels");
-    assert_eq!(selection.turns, 7);
+    assert_eq!(selection.turns, 9);
     for (ours, theirs) in selection
         .outcomes
         .iter()
@@ -170,7 +184,7 @@ fn per_case_results_and_metrics_agree_with_the_seeds_runner() {
         })
         .count() as u64;
     assert_eq!(selection.should_not_call_violations.count, violating);
-    assert_eq!(selection.should_not_call_violations.total, 7);
+    assert_eq!(selection.should_not_call_violations.total, 9);
 }
 
 #[test]

@@ -24,6 +24,7 @@ use serde_json::{Map, Value};
 
 use super::conversation::Conversation;
 use super::native::ToolLists;
+use super::odd_record::{holds_nothing, not_of_format};
 use super::python_literal::python_literal;
 use crate::diagnostic::Diagnostic;
 use crate::inputs::labels::{Expected, Label};
@@ -63,7 +64,12 @@ pub(crate) fn read(
         };
         let error = |message: String| Diagnostic::error(file, Some(record.line), message);
         let Some(id) = value.get("id").and_then(super::id_text) else {
-            diagnostics.push(error("BFCL entry has no \"id\"; left out".into()));
+            diagnostics.push(if value.is_object() && !holds_nothing(&value) {
+                error("BFCL entry has no \"id\"; left out".into())
+            } else {
+                let expected = "a BFCL question, possible answer or model result ({\"id\", …})";
+                not_of_format(file, record.line, &value, expected)
+            });
             continue;
         };
         if let Some(result) = value.get("result") {

@@ -249,7 +249,8 @@ impl Conversation {
     }
 }
 
-/// Arguments given as a JSON value or a string holding JSON; missing ones are `{}`.
+/// Arguments given as a JSON value or a string holding JSON; `null` (or the string `"null"`)
+/// stays null, and missing ones are `{}`.
 pub(crate) fn args_from(value: Option<&Value>) -> Args {
     Args::from_sent(
         value

@@ -1,10 +1,14 @@
 //! Detecting a trace file's format from its content (never its name), with the reason.
 //!
-//! Formats are tried from the most specific to the most general ([`TraceFormat::ALL`]), first on
-//! the first record that parses (so a file mixing formats is read as its first record's), then
-//! on the first few records together, where weak signals count too (a record that is only a
-//! message with a role); the first format that recognises the probe wins. When none
-//! does, one diagnostic lists every format tried and what it looks for.
+//! Records are parsed in file order, up to [`PROBE_RECORDS`] of them (and no further once
+//! [`PROBE_BYTES`] of record text has been read), and the formats are tried on each record on its
+//! own, from the most specific to the most general ([`TraceFormat::ALL`]): the first record that
+//! a format recognises decides. So one odd record (a header line, `{}`, a number, a broken first
+//! run) cannot hide a file of good records, and a file mixing formats is read as its first
+//! recognisable record's format; the reader then reports each record that is not of it. When no
+//! record is recognised on its own, the parsed records are tried together with weak signals (a
+//! record that is only a message with a role). When nothing is recognised, one diagnostic lists
+//! every format tried and what it looks for.
 
 use serde_json::Value;
 
@@ -13,13 +17,18 @@ use super::TraceFormat;
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_record, Layout, Split};
 
-/// How many parsed records detection looks at.
-const PROBE_RECORDS: usize = 8;
+/// Most records detection looks at.
+const PROBE_RECORDS: usize = 64;
+
+/// Detection reads no further record once this much record text has been parsed (a few large
+/// records, such as whole Inspect logs, are enough to decide).
+const PROBE_BYTES: usize = 16 << 20;
 
 /// What detection sees of a file.
 pub(crate) struct Probe {
     pub(crate) layout: Layout,
-    /// The first records that parse.
+    /// Records that parse: one, when each record is tried on its own; all those read, when they
+    /// are tried together.
     pub(crate) records: Vec<Value>,
     /// Request and response bodies inside them (the records themselves when they wrap none).
     pub(crate) bodies: Vec<Value>,
@@ -252,7 +261,12 @@ fn recognise_openai_chat(probe: &Probe) -> Option<&'static str> {
         Some("a response with \"choices\": OpenAI Chat Completions")
     } else if probe.any_body(|body| body.get("messages").is_some_and(Value::is_array)) {
         Some("requests with \"messages\": OpenAI Chat Completions")
-    } else if probe.allows_weak && probe.first().get("role").is_some_and(Value::is_string) {
+    } else if probe.allows_weak
+        && probe
+            .records
+            .iter()
+            .any(|record| record.get("role").is_some_and(Value::is_string))
+    {
         Some("one message with \"role\" per record: OpenAI Chat Completions")
     } else {
         None
@@ -265,52 +279,66 @@ pub(super) fn detect(
     split: &Split<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<(TraceFormat, String)> {
-    if split.records.is_empty() {
-        return None;
-    }
+    let first_line = split.records.first()?.line;
     let mut scratch = Vec::new();
     let mut records = Vec::new();
+    let mut bodies = Vec::new();
     let mut errors = Vec::new();
-    for record in &split.records {
-        match parse_record::<Value>(file, record, &mut scratch) {
-            Ok(value) => records.push(value),
-            Err(error) => errors.push(error),
-        }
-        if records.len() == PROBE_RECORDS {
+    let mut examined = 0;
+    let mut parsed_bytes = 0;
+    for record in split.records.iter().take(PROBE_RECORDS) {
+        if parsed_bytes >= PROBE_BYTES {
             break;
         }
+        examined += 1;
+        parsed_bytes += record.text.len();
+        let value = match parse_record::<Value>(file, record, &mut scratch) {
+            Ok(value) => value,
+            Err(error) => {
+                errors.push(error);
+                continue;
+            }
+        };
+        let mut alone = Probe {
+            layout: split.layout,
+            bodies: first_bodies(&value),
+            records: vec![value],
+            allows_weak: false,
+        };
+        if let Some((format, reason)) = recognise_any(&alone) {
+            // Said when earlier records did not decide (the reader reports any that are not
+            // of the format).
+            let reason = if record.line == first_line {
+                reason.to_string()
+            } else {
+                format!("{reason} (decided at line {})", record.line)
+            };
+            return Some((format, reason));
+        }
+        records.append(&mut alone.records);
+        bodies.append(&mut alone.bodies);
     }
-    let line = split.records.first().map(|record| record.line);
     if records.is_empty() {
         diagnostics.extend(errors);
-        diagnostics.push(Diagnostic::error(
-            file,
-            line,
-            "no record of the file is JSON, so no trace format could be detected",
-        ));
+        let message = if examined == split.records.len() {
+            "no record of the file is JSON, so no trace format could be detected".to_string()
+        } else {
+            format!(
+                "none of the file's first {examined} records is JSON, so no trace format could \
+                 be detected"
+            )
+        };
+        diagnostics.push(Diagnostic::error(file, Some(first_line), message));
         return None;
     }
-    let bodies = records.iter().flat_map(first_bodies).collect();
-    // The first record decides when it can (so a file mixing formats is read as its first
-    // record's); otherwise the first few records together, weak signals included.
-    let first = Probe {
-        layout: split.layout,
-        records: records[..1].to_vec(),
-        bodies: first_bodies(&records[0]),
-        allows_weak: false,
-    };
-    let probe = Probe {
+    let together = Probe {
         layout: split.layout,
         records,
         bodies,
         allows_weak: true,
     };
-    for probe in [&first, &probe] {
-        for format in TraceFormat::ALL {
-            if let Some(reason) = recognise(format, probe) {
-                return Some((format, reason.to_string()));
-            }
-        }
+    if let Some((format, reason)) = recognise_any(&together) {
+        return Some((format, reason.to_string()));
     }
     let tried: Vec<String> = TraceFormat::ALL
         .iter()
@@ -318,11 +346,75 @@ pub(super) fn detect(
         .collect();
     diagnostics.push(Diagnostic::error(
         file,
-        line,
+        Some(first_line),
         format!(
             "not a trace format toolscope reads; tried {} (a format can be chosen to read it anyway)",
             tried.join(", ")
         ),
     ));
     None
+}
+
+/// The first format (in [`TraceFormat::ALL`]'s order) that recognises the probe, and why.
+fn recognise_any(probe: &Probe) -> Option<(TraceFormat, &'static str)> {
+    TraceFormat::ALL
+        .into_iter()
+        .find_map(|format| recognise(format, probe).map(|reason| (format, reason)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::split_records;
+
+    fn detect_text(text: &str) -> (Option<(TraceFormat, String)>, Vec<Diagnostic>) {
+        let mut diagnostics = Vec::new();
+        let split = split_records("f.jsonl", text, &mut diagnostics);
+        let detected = detect("f.jsonl", &split, &mut diagnostics);
+        (detected, diagnostics)
+    }
+
+    const ANTHROPIC: &str = r#"{"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]}]}"#;
+    const CHAT: &str = r#"{"messages": [{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}"#;
+
+    #[test]
+    fn the_first_record_a_format_recognises_decides() {
+        let (detected, diagnostics) = detect_text(&format!("42\n{{}}\n{ANTHROPIC}\n{CHAT}\n"));
+        assert_eq!(
+            detected,
+            Some((
+                TraceFormat::Anthropic,
+                "content blocks \"tool_use\"/\"tool_result\": Anthropic Messages (decided at line 3)"
+                    .to_string()
+            ))
+        );
+        // The records passed over are the reader's to report.
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    }
+
+    #[test]
+    fn weak_signals_count_on_any_record_not_only_the_first() {
+        let text = "{}\n{\"role\": \"user\", \"content\": \"hi\"}\n{\"role\": \"assistant\", \"content\": \"ok\"}\n";
+        let (detected, _) = detect_text(text);
+        assert_eq!(
+            detected.map(|(format, _)| format),
+            Some(TraceFormat::OpenaiChat)
+        );
+    }
+
+    #[test]
+    fn detection_looks_at_the_first_64_records_only() {
+        let native = r#"{"session_id": "s1", "events": []}"#;
+        let within = format!("{}{native}\n", "{}\n".repeat(PROBE_RECORDS - 1));
+        assert_eq!(
+            detect_text(&within).0.map(|(format, _)| format),
+            Some(TraceFormat::Native)
+        );
+        let beyond = format!("{}{native}\n", "{}\n".repeat(PROBE_RECORDS));
+        let (detected, diagnostics) = detect_text(&beyond);
+        assert_eq!(detected, None);
+        assert!(diagnostics[0]
+            .message
+            .starts_with("not a trace format toolscope reads"));
+    }
 }

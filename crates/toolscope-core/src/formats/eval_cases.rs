@@ -10,6 +10,7 @@
 
 use serde_json::Value;
 
+use super::odd_record::{holds_nothing, not_of_format};
 use super::seed_calls::call_from_value;
 use crate::diagnostic::Diagnostic;
 use crate::inputs::labels::{label_from_value, Label};
@@ -31,6 +32,11 @@ pub fn read(
         let Some(value) = parse_value(file, record, diagnostics) else {
             continue;
         };
+        if !value.is_object() || holds_nothing(&value) {
+            let expected = "an eval case ({\"id\", \"user_input\", \"tool_calls\"})";
+            diagnostics.push(not_of_format(file, record.line, &value, expected));
+            continue;
+        }
         let origin = Origin {
             file: file.to_string(),
             line: record.line,

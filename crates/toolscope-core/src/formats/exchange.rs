@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::conversation::Conversation;
 use super::native::ToolLists;
+use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_value, Split};
 use crate::model::Session;
@@ -125,7 +126,11 @@ pub(crate) fn read<D: Dialect>(
         }
         let exchanges = match exchanges_of::<D>(value) {
             Ok(exchanges) => exchanges,
-            Err(message) => {
+            Err(Unread::OtherFormat(value)) => {
+                diagnostics.push(not_of_format(file, record.line, &value, D::EXPECTED));
+                continue;
+            }
+            Err(Unread::Broken(message)) => {
                 diagnostics.push(Diagnostic::error(file, Some(record.line), message));
                 continue;
             }
@@ -265,19 +270,35 @@ fn join<D: Dialect>(
     }
 }
 
+/// Why a record gives no exchanges.
+enum Unread {
+    /// None of the dialect's shapes: the record, for the diagnostic to say what it is.
+    OtherFormat(Value),
+    /// One of its shapes, with a part that does not read.
+    Broken(String),
+}
+
+impl From<String> for Unread {
+    fn from(message: String) -> Unread {
+        Unread::Broken(message)
+    }
+}
+
 /// The exchanges a record holds.
-fn exchanges_of<D: Dialect>(value: Value) -> Result<Vec<Exchange>, String> {
+fn exchanges_of<D: Dialect>(value: Value) -> Result<Vec<Exchange>, Unread> {
     let Value::Object(mut map) = value else {
-        return Err(format!("record is not {}", D::EXPECTED));
+        return Err(Unread::OtherFormat(value));
     };
     if let Some(interactions) = map.remove("interactions") {
         let Value::Array(interactions) = interactions else {
-            return Err("\"interactions\" must be a list of {\"request\", \"response\"}".into());
+            return Err(Unread::Broken(
+                "\"interactions\" must be a list of {\"request\", \"response\"}".into(),
+            ));
         };
-        return interactions
+        return Ok(interactions
             .into_iter()
             .map(|pair| pair_exchange::<D>(pair, None))
-            .collect();
+            .collect::<Result<_, _>>()?);
     }
     if let Some(batch_id) = map.get("custom_id").and_then(super::id_text) {
         return Ok(vec![pair_exchange::<D>(
@@ -317,7 +338,7 @@ fn exchanges_of<D: Dialect>(value: Value) -> Result<Vec<Exchange>, String> {
             failure: None,
         }])
     } else {
-        Err(format!("record is not {}", D::EXPECTED))
+        Err(Unread::OtherFormat(value))
     }
 }
 

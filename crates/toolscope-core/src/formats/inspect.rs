@@ -22,8 +22,9 @@ use std::io::{Cursor, Read};
 use serde_json::{Map, Value};
 
 use super::content_text;
-use super::conversation::{str_field, Conversation};
+use super::conversation::{args_from, str_field, Conversation};
 use super::native::ToolLists;
+use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
 use crate::json::{decode_text, parse_record, parse_value, split_records, Split, MAX_DEPTH};
 use crate::model::{Args, ErrorSource, Session};
@@ -69,11 +70,8 @@ pub(crate) fn read(
                 continue;
             }
             _ => {
-                diagnostics.push(Diagnostic::error(
-                    file,
-                    Some(record.line),
-                    "record is not an Inspect log ({\"eval\", \"samples\"}) or sample; left out",
-                ));
+                let expected = "an Inspect log ({\"eval\", \"samples\"}) or sample";
+                diagnostics.push(not_of_format(file, record.line, &value, expected));
                 continue;
             }
         };
@@ -92,12 +90,17 @@ pub(crate) fn read(
     sessions
 }
 
-/// Reads the samples of an `.eval` archive, in entry-name order.
+/// How many of a ZIP archive's entries an error about it names.
+const NAMED_ENTRIES: usize = 5;
+
+/// Reads the samples of an `.eval` archive, in entry-name order; None (with an error) when the
+/// bytes are not a ZIP archive that could be read, or one that holds neither `header.json` nor
+/// samples, so that nothing was read from it.
 pub(crate) fn read_eval(
     file: &str,
     bytes: &[u8],
     diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<Session> {
+) -> Option<Vec<Session>> {
     let mut archive = match zip::ZipArchive::new(Cursor::new(bytes)) {
         Ok(archive) => archive,
         Err(error) => {
@@ -106,7 +109,7 @@ pub(crate) fn read_eval(
                 None,
                 format!("not a readable ZIP archive (an Inspect .eval log): {error}"),
             ));
-            return Vec::new();
+            return None;
         }
     };
     let mut names: Vec<String> = archive
@@ -115,11 +118,47 @@ pub(crate) fn read_eval(
         .map(str::to_string)
         .collect();
     names.sort();
-    if archive.index_for_name("header.json").is_none() {
+    let has_header = archive.index_for_name("header.json").is_some();
+    if !has_header && names.is_empty() {
+        // Any ZIP archive starts with the same bytes; one that is not an Inspect log is an
+        // unreadable input, not an empty log.
+        let mut entries: Vec<&str> = archive.file_names().collect();
+        entries.sort_unstable();
+        let mut held = entries
+            .iter()
+            .take(NAMED_ENTRIES)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if entries.len() > NAMED_ENTRIES {
+            held.push_str(&format!(" and {} more", entries.len() - NAMED_ENTRIES));
+        }
+        let holds = if entries.is_empty() {
+            "it is empty".to_string()
+        } else {
+            format!("it holds {held}")
+        };
+        diagnostics.push(Diagnostic::error(
+            file,
+            None,
+            format!(
+                "a ZIP archive without an Inspect log's header.json or samples/*.json ({holds}); \
+                 nothing read"
+            ),
+        ));
+        return None;
+    }
+    if !has_header {
         diagnostics.push(Diagnostic::warning(
             file,
             None,
             "ZIP archive without header.json: read as an Inspect .eval log anyway",
+        ));
+    } else if names.is_empty() {
+        diagnostics.push(Diagnostic::warning(
+            file,
+            None,
+            "Inspect .eval log without samples (a header only?); nothing to read",
         ));
     }
     let mut sessions = Vec::new();
@@ -168,7 +207,7 @@ pub(crate) fn read_eval(
             }
         }
     }
-    sessions
+    Some(sessions)
 }
 
 fn sample_session(
@@ -236,13 +275,12 @@ fn add_message(
             conversation.assistant(content());
             let calls = message.get("tool_calls").and_then(Value::as_array);
             for (index, call) in calls.into_iter().flatten().enumerate() {
-                let arguments = call.get("arguments").cloned().unwrap_or(Value::Null);
                 let args = match str_field(call, "parse_error") {
                     Some(error) => Args::Malformed {
-                        raw: content_text(arguments),
+                        raw: content_text(call.get("arguments").cloned().unwrap_or(Value::Null)),
                         error: error.to_string(),
                     },
-                    None => Args::from_sent(arguments),
+                    None => args_from(call.get("arguments")),
                 };
                 conversation.call(
                     call.get("id").and_then(super::id_text),

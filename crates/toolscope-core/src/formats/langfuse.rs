@@ -28,6 +28,7 @@ use serde_json::{Map, Value};
 use super::content_text;
 use super::messages::items_of;
 use super::native::ToolLists;
+use super::odd_record::not_of_format;
 use super::otlp::{build_session, Span, SpanRole};
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_value, Split};
@@ -126,12 +127,9 @@ pub(crate) fn read(
                 .unwrap_or_default();
             add(trace_id, Observation { value, line });
         } else {
-            diagnostics.push(Diagnostic::error(
-                file,
-                Some(line),
-                "record is not a Langfuse trace ({\"trace\", \"observations\"}) or observation \
-                 ({\"traceId\", \"type\"}); left out",
-            ));
+            let expected = "a Langfuse trace ({\"trace\", \"observations\"}) or observation \
+                            ({\"traceId\", \"type\"})";
+            diagnostics.push(not_of_format(file, line, &value, expected));
         }
     }
     let mut tool_lists = ToolLists::default();
@@ -247,7 +245,12 @@ fn role_of(observation: &Value) -> SpanRole {
         return SpanRole::Tool {
             call_id,
             name: (!name.is_empty()).then_some(name),
-            args: observation.get("input").cloned(),
+            // Langfuse writes every field of an observation, `null` when it was not recorded:
+            // here `null` is arguments not recorded, not arguments that are null.
+            args: observation
+                .get("input")
+                .filter(|input| !input.is_null())
+                .cloned(),
             result,
         };
     }

@@ -58,10 +58,11 @@ pub(crate) fn items_of(value: Option<Value>, is_input: bool) -> Vec<Vec<Item>> {
     }
 }
 
-/// Arguments as sent: an object, a JSON string, or a Python repr.
+/// Arguments as sent: an object, a JSON string, or a Python repr; `null` stays null, and missing
+/// arguments are `{}`.
 pub(crate) fn args_of(value: Option<&Value>) -> Args {
     match value {
-        None | Some(Value::Null) => Args::Json(Value::Object(Default::default())),
+        None => Args::Json(Value::Object(Default::default())),
         Some(Value::String(text)) => match python_literal(text) {
             Some(decoded) if serde_json::from_str::<Value>(text).is_err() => Args::Json(decoded),
             _ => Args::from_sent(Value::String(text.clone())),

@@ -36,6 +36,7 @@ pub mod inspect;
 pub mod langfuse;
 mod messages;
 pub mod native;
+mod odd_record;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod openinference;
@@ -50,7 +51,7 @@ pub mod tau_bench;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::inputs::labels::Label;
 use crate::inputs::task_labels::TaskLabel;
 use crate::json::{decode_text, split_records};
@@ -163,6 +164,10 @@ pub fn read_traces(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) 
 }
 
 /// Reads a trace file in the given format, or (with `None`) the format its content shows.
+///
+/// Every record the reader cannot read is a diagnostic at its line; a file from which nothing
+/// could be read is an error even when each of its records was only a warning (say, a file of
+/// `{}` lines).
 pub fn read_traces_as(
     file: &str,
     bytes: &[u8],
@@ -187,12 +192,16 @@ pub fn read_traces_reporting(
             Some(_) => "chosen by the user",
             None => "a ZIP archive: Inspect .eval log",
         };
-        return TraceRead {
-            format: Some((TraceFormat::Inspect, reason.to_string())),
-            sessions: inspect::read_eval(file, bytes, diagnostics),
-            ..TraceRead::default()
+        return match inspect::read_eval(file, bytes, diagnostics) {
+            Some(sessions) => TraceRead {
+                format: Some((TraceFormat::Inspect, reason.to_string())),
+                sessions,
+                ..TraceRead::default()
+            },
+            None => TraceRead::default(),
         };
     }
+    let before = diagnostics.len();
     let text = decode_text(file, bytes, diagnostics);
     let split = split_records(file, &text, diagnostics);
     let detected = match format {
@@ -245,6 +254,24 @@ pub fn read_traces_reporting(
             read.sessions = sessions;
             read.labels = labels;
         }
+    }
+    let is_nothing_read =
+        read.sessions.is_empty() && read.labels.is_empty() && read.tasks.is_empty();
+    let has_errors = diagnostics[before..]
+        .iter()
+        .any(|diagnostic| diagnostic.severity == Severity::Error);
+    if is_nothing_read && !split.records.is_empty() && !has_errors {
+        // Nothing was read and no error says so (records were skipped or left out with
+        // warnings): the file as a whole is input that could not be read.
+        let records = match split.records.len() {
+            1 => "its record holds".to_string(),
+            count => format!("its {count} records hold"),
+        };
+        diagnostics.push(Diagnostic::error(
+            file,
+            None,
+            format!("nothing in the file could be read as {format}: {records} no session"),
+        ));
     }
     read
 }

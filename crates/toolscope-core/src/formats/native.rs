@@ -9,7 +9,8 @@
 //!   {"type": "tool_result", "call_id": "c1", "status": "ok", "content": "shipped"},
 //!   {"type": "assistant", "content": "It has shipped."}]}
 //! ```
-//! `args` may be a JSON value or a string holding JSON, as OpenAI sends it.
+//! `args` may be a JSON value or a string holding JSON, as OpenAI sends it; `null` stays null and
+//! missing `args` are `{}`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -18,10 +19,11 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::odd_record::not_of_format;
 use super::{content_text, id_text};
 use crate::diagnostic::Diagnostic;
 use crate::inputs::catalog::tools_from_value;
-use crate::json::{parse_record, Split};
+use crate::json::{parse_record, parse_value, Split};
 use crate::model::{
     Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult,
 };
@@ -45,10 +47,15 @@ struct RawEvent {
     content: Option<Value>,
     call_id: Option<Value>,
     name: Option<Value>,
+    // `"args": null` stays null (checked as null, as the seed checks None); absent is `{}`.
+    #[serde(default, deserialize_with = "crate::json::keep_null")]
     args: Option<Value>,
     status: Option<Value>,
     error_source: Option<Value>,
 }
+
+/// What a native record is, for the diagnostic on one that is not.
+const EXPECTED: &str = "a toolscope session ({\"session_id\", \"events\"})";
 
 /// Reads every record of a native file; each bad record or event is a diagnostic.
 pub fn read(file: &str, split: &Split<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Session> {
@@ -73,7 +80,22 @@ pub fn read_reporting(
         if index.is_multiple_of(PROGRESS_EVERY) {
             progress(index as f64 / count as f64);
         }
+        if !record.text.starts_with('{') {
+            // Sessions are objects: say what this record is rather than serde's "invalid type".
+            if let Some(value) = parse_value(file, record, diagnostics) {
+                diagnostics.push(not_of_format(file, record.line, &value, EXPECTED));
+            }
+            continue;
+        }
         match parse_record::<RawSession>(file, record, diagnostics) {
+            Ok(raw) if raw.session_id.is_none() && raw.events.is_none() => {
+                // A header line or another format's record: named by what it is. Its warnings
+                // were given by the read above.
+                let mut repeated = Vec::new();
+                if let Ok(value) = parse_record::<Value>(file, record, &mut repeated) {
+                    diagnostics.push(not_of_format(file, record.line, &value, EXPECTED));
+                }
+            }
             Ok(raw) => {
                 let origin = Origin {
                     file: file.to_string(),

@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value};
 
+use super::odd_record::not_of_format;
 use super::otlp::Span;
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_value, Split};
@@ -89,12 +90,9 @@ pub(crate) fn read_spans(
                 index: spans.len() + 1,
             });
         } else {
-            diagnostics.push(Diagnostic::error(
-                file,
-                Some(record.line),
-                "record is not an OTLP/JSON trace export ({\"resourceSpans\"}), a span or a \
-                 map of span attributes; left out",
-            ));
+            let expected = "an OTLP/JSON trace export ({\"resourceSpans\"}), a span or a map of \
+                            span attributes";
+            diagnostics.push(not_of_format(file, record.line, &value, expected));
         }
     }
     spans

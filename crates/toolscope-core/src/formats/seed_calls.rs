@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::odd_record::{holds_nothing, not_of_format};
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_value, Split};
 use crate::model::{Args, Event, Origin, Session, ToolCall};
@@ -14,6 +15,15 @@ pub fn read(file: &str, split: &Split<'_>, diagnostics: &mut Vec<Diagnostic>) ->
         let Some(value) = parse_value(file, record, diagnostics) else {
             continue;
         };
+        if !value.is_object() || holds_nothing(&value) {
+            diagnostics.push(not_of_format(
+                file,
+                record.line,
+                &value,
+                "a call ({\"name\", \"args\"})",
+            ));
+            continue;
+        }
         match call_from_value(value) {
             Ok(call) => events.push(Event::ToolUse(call)),
             Err(message) => diagnostics.push(Diagnostic::error(file, Some(record.line), message)),

@@ -24,6 +24,7 @@ use serde_json::Value;
 
 use super::content_text;
 use super::conversation::{str_field, Conversation};
+use super::odd_record::{describe, not_of_format};
 use crate::diagnostic::Diagnostic;
 use crate::inputs::task_labels::{actions_from, TaskLabel, TaskTarget};
 use crate::json::{parse_value, Split};
@@ -98,16 +99,45 @@ pub(crate) fn read(
                     push_task(file, &origin, target, actions, &mut tasks, diagnostics);
                 }
             }
+        } else if value.get("task_id").is_some() {
+            diagnostics.push(Diagnostic::error(file, Some(line), broken_run(&value)));
         } else {
-            diagnostics.push(Diagnostic::error(
-                file,
-                Some(line),
-                "record is not a τ-bench run ({\"task_id\", \"traj\"}) or τ²-bench results \
-                 ({\"simulations\"}); left out",
-            ));
+            let expected = "a τ-bench run ({\"task_id\", \"traj\"}) or τ²-bench results \
+                            ({\"simulations\"})";
+            diagnostics.push(not_of_format(file, line, &value, expected));
         }
     }
     (sessions, tasks)
+}
+
+/// Most characters of a crashed run's error a diagnostic quotes.
+const ERROR_CHARS: usize = 120;
+
+/// Why a τ-bench run (a record with `task_id`) without a `traj` list is left out, with the error
+/// its `info` records when it has one (a run that crashed).
+fn broken_run(run: &Value) -> String {
+    let id = run_id(run, "task_id");
+    let mut message = match run.get("traj") {
+        None => format!("τ-bench run {id:?} has no \"traj\""),
+        Some(traj) => format!(
+            "τ-bench run {id:?}: its \"traj\" is {}, not a list of messages",
+            describe(traj)
+        ),
+    };
+    if let Some(error) = run.get("info").and_then(|info| info.get("error")) {
+        // The first line of the error is enough to recognise it (tracebacks are long).
+        let text = content_text(error.clone());
+        let first_line = text.lines().next().unwrap_or_default();
+        let shown: String = first_line.chars().take(ERROR_CHARS).collect();
+        let cut = if shown.len() < text.trim_end().len() {
+            "…"
+        } else {
+            ""
+        };
+        message.push_str(&format!(" (its info.error: {shown}{cut})"));
+    }
+    message.push_str("; left out");
+    message
 }
 
 /// A task label from an `actions` list, or a diagnostic when the list does not read.

@@ -58,8 +58,13 @@ pub struct Label {
     pub turn: usize,
     /// The tool (or set of tools) the turn's first call should be.
     pub expected_tool: Expected,
-    /// Arguments the expected call should have.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// Arguments the expected call should have (`Some(Value::Null)`: null arguments, as the seed
+    /// compares `"expected_args": null`; None: the label states nothing about them).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        deserialize_with = "crate::json::keep_null"
+    )]
     pub expected_args: Option<Value>,
     /// Tools the turn must not call.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
@@ -113,6 +118,9 @@ struct RawLabel {
     session_id: Option<Value>,
     turn: Option<usize>,
     expected_tool: Option<Value>,
+    // `"expected_args": null` expects null arguments, as the seed compares them; absent states
+    // nothing about them.
+    #[serde(default, deserialize_with = "crate::json::keep_null")]
     expected_args: Option<Value>,
     #[serde(default)]
     should_not_call: Vec<String>,
@@ -211,6 +219,11 @@ pub fn label_from_value(value: Value, origin: Origin) -> Result<Label, String> {
             ));
         }
     }
+    // A "none" label has no call whose arguments could be null: there null states nothing.
+    let is_none_label = matches!(&expected_tool, Expected::One(tool) if tool == NO_TOOL);
+    let expected_args = raw
+        .expected_args
+        .filter(|args| !(args.is_null() && is_none_label));
     let acceptable_args = raw
         .acceptable_args
         .map(|value| acceptable_args(value, &expected_tool, raw.expected_tools.as_deref()))
@@ -219,7 +232,7 @@ pub fn label_from_value(value: Value, origin: Origin) -> Result<Label, String> {
         session_id,
         turn: raw.turn.unwrap_or(0),
         expected_tool,
-        expected_args: raw.expected_args,
+        expected_args,
         should_not_call: raw.should_not_call,
         expected_tools: raw.expected_tools,
         expected_args_list: raw.expected_args_list,
@@ -290,6 +303,24 @@ mod tests {
         assert_eq!(set.expected_tool.primary(), "a");
         let none = label(json!({"session_id": "s", "expected_tool": "none"})).unwrap();
         assert!(none.expected_calls("x").is_empty());
+    }
+
+    /// Issue 9: serde's `Option<Value>` read `"expected_args": null` as absent, so a label
+    /// expecting null arguments (the seed compares `args == None`) judged no arguments at all.
+    #[test]
+    fn null_expected_args_expect_null_and_absent_ones_state_nothing() {
+        let null = label(json!({"session_id": "s", "expected_tool": "a", "expected_args": null}));
+        assert_eq!(null.unwrap().expected_args, Some(Value::Null));
+        let absent = label(json!({"session_id": "s", "expected_tool": "a"}));
+        assert_eq!(absent.unwrap().expected_args, None);
+        let none =
+            label(json!({"session_id": "s", "expected_tool": "none", "expected_args": null}));
+        assert_eq!(none.unwrap().expected_args, None);
+        // The label survives a round trip through the report's JSON.
+        let null =
+            label(json!({"session_id": "s", "expected_tool": "a", "expected_args": null})).unwrap();
+        let again: Label = serde_json::from_value(serde_json::to_value(&null).unwrap()).unwrap();
+        assert_eq!(again, null);
     }
 
     #[test]

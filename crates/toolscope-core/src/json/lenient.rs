@@ -1,7 +1,7 @@
 //! The slow path of [`super::parse_record`]: a record `serde_json` rejected.
 
 use super::locate::{record_position, serde_offset};
-use super::numbers::warn_big_integers;
+use super::numbers::{warn_big_integers, warn_out_of_range};
 use super::sanitise::{sanitise, Sanitised};
 use super::{Record, MAX_DEPTH};
 use crate::diagnostic::Diagnostic;
@@ -92,6 +92,7 @@ fn push_fix_warnings(
         };
         warnings.push(located_warning(file, record, offset, message));
     }
+    warn_out_of_range(file, record, &scan.out_of_range, warnings);
 }
 
 fn located_warning(file: &str, record: &Record<'_>, offset: usize, message: String) -> Diagnostic {
@@ -125,6 +126,9 @@ fn error_diagnostic(
             message.push_str(" (after reading NaN/Infinity as null)");
         } else if !fixes.surrogates.is_empty() {
             message.push_str(" (after replacing lone surrogates)");
+        } else if !fixes.out_of_range.is_empty() {
+            message
+                .push_str(" (after reading numbers beyond the largest float as the largest float)");
         }
     }
     let (line, column) = record_position(record, offset);

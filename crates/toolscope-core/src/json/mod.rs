@@ -2,8 +2,9 @@
 //!
 //! Exports hold things `serde_json` rejects or silently changes: a UTF-8 BOM, UTF-16 text, bytes
 //! that are not UTF-8, Python's `NaN` and `Infinity`, lone surrogate escapes, very deep nesting,
-//! integers beyond 64 bits, and lines that are not JSON at all. Reading goes in three steps, each
-//! of which reports what it finds as [`Diagnostic`]s and never gives up on the whole file:
+//! integers beyond 64 bits, numbers beyond the largest float, and lines that are not JSON at all.
+//! Reading goes in three steps, each of which reports what it finds as [`Diagnostic`]s and never
+//! gives up on the whole file:
 //!
 //! 1. [`decode_text`]: bytes to text.
 //! 2. [`split_records`]: text to [`Record`]s (JSON Lines, the elements of one top-level array, or a
@@ -73,11 +74,12 @@ pub struct Split<'a> {
 ///
 /// A clean record costs one `serde_json::from_str` plus a cheap scan for integers beyond 64 bits
 /// (which `serde_json` reads as floats; each such record gets a warning). A record that fails is
-/// scanned once: `NaN`, `Infinity` and `-Infinity` outside strings become `null` and lone
-/// surrogate escapes become `\uFFFD` (a warning each), nesting deeper than [`MAX_DEPTH`] is an
-/// error, and the sanitised copy is parsed again. Any remaining failure is returned as an error
-/// [`Diagnostic`] at the file line and column where `serde_json` stopped. Warnings go to
-/// `warnings` only when the record is read.
+/// scanned once: `NaN`, `Infinity` and `-Infinity` outside strings become `null`, numbers beyond
+/// the largest float (`1e400`, an integer of hundreds of digits) become the largest float of
+/// their sign, and lone surrogate escapes become `\uFFFD` (a warning each), nesting deeper than
+/// [`MAX_DEPTH`] is an error, and the sanitised copy is parsed again. Any remaining failure is
+/// returned as an error [`Diagnostic`] at the file line and column where `serde_json` stopped.
+/// Warnings go to `warnings` only when the record is read.
 pub fn parse_record<T: DeserializeOwned>(
     file: &str,
     record: &Record<'_>,
@@ -90,6 +92,17 @@ pub fn parse_record<T: DeserializeOwned>(
         }
         Err(error) => lenient::recover(file, record, error, warnings),
     }
+}
+
+/// For `#[serde(default, deserialize_with = "crate::json::keep_null")]` on an `Option<Value>`
+/// field: a field that is JSON `null` reads as `Some(Value::Null)`, and only an absent one as
+/// `None` (serde's own `Option` reads both as `None`). A call's arguments need the difference:
+/// `null` is not an object and the schema check says so, while absent arguments are none given.
+pub(crate) fn keep_null<'de, D>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    serde::Deserialize::deserialize(deserializer).map(Some)
 }
 
 /// [`parse_record`] into a JSON value for readers that keep going past a bad record: the

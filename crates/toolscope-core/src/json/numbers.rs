@@ -1,4 +1,6 @@
-//! Integers beyond 64 bits, which `serde_json` reads as floats.
+//! Integers beyond 64 bits, which `serde_json` reads as floats, and numbers beyond the largest
+//! float (`1e400`, an integer of hundreds of digits), which it rejects and the lenient path reads
+//! as the largest float.
 
 use super::locate::record_position;
 use super::scan::{skip_string, StringEnd};
@@ -8,8 +10,15 @@ use crate::diagnostic::Diagnostic;
 /// Fewest digits an integer needs to be outside `i64::MIN..=u64::MAX`.
 const LONG_RUN: usize = 19;
 
-/// Longest integer quoted whole in a warning.
+/// Longest number quoted whole in a warning.
 const SHOWN_DIGITS: usize = 40;
+
+/// The largest finite float as JSON text: what a number beyond it is read as.
+pub(crate) const LARGEST_FLOAT: &str = "1.7976931348623157e308";
+
+/// Fewest digits an integer needs to be beyond the largest float (about 1.8e308, 309 digits):
+/// shorter ones are finite without parsing them.
+const FLOAT_OVERFLOW_DIGITS: usize = 309;
 
 /// Warns (once per record, at the first one) about integers outside `i64::MIN..=u64::MAX` that are
 /// not in strings. Costs a byte probe every 19 bytes unless the record has 19 digits in a row.
@@ -24,15 +33,7 @@ pub(crate) fn warn_big_integers(file: &str, record: &Record<'_>, warnings: &mut 
     let token = &record.text[start..end];
     let magnitude = token.trim_start_matches('-');
     let value: f64 = token.parse().unwrap_or(f64::NAN);
-    let shown = if token.len() > SHOWN_DIGITS {
-        format!(
-            "{}... ({} digits)",
-            &token[..SHOWN_DIGITS / 2],
-            magnitude.len()
-        )
-    } else {
-        token.to_string()
-    };
+    let shown = shown_number(token);
     let mut message = if format!("{:.0}", value.abs()) == magnitude {
         format!("integer {shown} is beyond 64 bits; read as the float {value:e}")
     } else {
@@ -46,6 +47,63 @@ pub(crate) fn warn_big_integers(file: &str, record: &Record<'_>, warnings: &mut 
     }
     let (line, column) = record_position(record, start);
     warnings.push(Diagnostic::warning(file, Some(line), message).at_column(column));
+}
+
+/// Warns (once per record, at the first one) about the numbers outside strings that were beyond
+/// the largest float and read as it; `spans` are their byte spans in the record, in order.
+pub(crate) fn warn_out_of_range(
+    file: &str,
+    record: &Record<'_>,
+    spans: &[(usize, usize)],
+    warnings: &mut Vec<Diagnostic>,
+) {
+    let Some(&(start, end)) = spans.first() else {
+        return;
+    };
+    let token = &record.text[start..end];
+    let is_integer = !token.contains(['.', 'e', 'E']);
+    let (kind, sign) = match (is_integer, token.starts_with('-')) {
+        (true, false) => ("integer", ""),
+        (true, true) => ("integer", "-"),
+        (false, false) => ("number", ""),
+        (false, true) => ("number", "-"),
+    };
+    let mut message = format!(
+        "{kind} {} is beyond the largest float; read as the nearest float {sign}{LARGEST_FLOAT}",
+        shown_number(token)
+    );
+    if spans.len() > 1 {
+        message.push_str(&format!(
+            "; {} more such numbers in this record",
+            spans.len() - 1
+        ));
+    }
+    let (line, column) = record_position(record, start);
+    warnings.push(Diagnostic::warning(file, Some(line), message).at_column(column));
+}
+
+/// A number as a warning quotes it: whole up to [`SHOWN_DIGITS`] characters, else its start and
+/// its length.
+fn shown_number(token: &str) -> String {
+    if token.len() > SHOWN_DIGITS {
+        let digits = token.bytes().filter(u8::is_ascii_digit).count();
+        format!("{}... ({digits} digits)", &token[..SHOWN_DIGITS / 2])
+    } else {
+        token.to_string()
+    }
+}
+
+/// Whether a JSON number token (`-?digits(.digits)?([eE][+-]?digits)?`) is beyond the largest
+/// float, so that `serde_json` rejects it ("number out of range"). Integers shorter than
+/// [`FLOAT_OVERFLOW_DIGITS`] are decided by their length; the rest are parsed, which takes time
+/// linear in their length.
+pub(crate) fn is_beyond_floats(token: &str) -> bool {
+    let magnitude = token.strip_prefix('-').unwrap_or(token);
+    let is_integer = !magnitude.contains(['.', 'e', 'E']);
+    if is_integer && magnitude.len() < FLOAT_OVERFLOW_DIGITS {
+        return false;
+    }
+    token.parse::<f64>().is_ok_and(f64::is_infinite)
 }
 
 /// Whether the bytes hold [`LONG_RUN`] ASCII digits in a row. Any such run covers one of the
@@ -80,7 +138,8 @@ pub(crate) fn has_long_digit_run(bytes: &[u8]) -> bool {
     false
 }
 
-/// Byte spans of the integers outside strings that are outside `i64::MIN..=u64::MAX`.
+/// Byte spans of the integers outside strings that are outside `i64::MIN..=u64::MAX` but within
+/// the floats (those beyond the floats get [`warn_out_of_range`]'s warning instead).
 pub(crate) fn big_integers(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
@@ -116,6 +175,7 @@ pub(crate) fn big_integers(text: &str) -> Vec<(usize, usize)> {
                 if integer
                     && digits_end - digits_start >= LONG_RUN
                     && !fits_64_bits(&text[start..digits_end])
+                    && !is_beyond_floats(&text[start..digits_end])
                 {
                     found.push((start, digits_end));
                 }

@@ -1,6 +1,7 @@
 //! One pass over a failed record: a copy with what real exports hold made into JSON, and the
 //! record's nesting depth.
 
+use super::numbers::{is_beyond_floats, LARGEST_FLOAT};
 use super::MAX_DEPTH;
 
 /// What [`sanitise`] found in a record.
@@ -14,6 +15,9 @@ pub(crate) struct Sanitised {
     pub(crate) non_finite: Vec<(usize, &'static str)>,
     /// Offsets of lone surrogate escapes (`\uD83D`, six bytes).
     pub(crate) surrogates: Vec<usize>,
+    /// Byte spans of numbers outside strings beyond the largest float (`1e400`, an integer of
+    /// hundreds of digits), each replaced by the largest float of its sign.
+    pub(crate) out_of_range: Vec<(usize, usize)>,
     /// Deepest nesting of arrays and objects (outside strings).
     pub(crate) max_depth: usize,
     /// Offset of the bracket that first went deeper than [`MAX_DEPTH`].
@@ -52,7 +56,9 @@ impl Rewriter<'_> {
 }
 
 /// Scans a record once, tracking strings: `NaN`, `Infinity` and `-Infinity` outside strings
-/// become `null`; lone surrogate escapes in strings become `\uFFFD`; depth is measured.
+/// become `null`; numbers outside strings beyond the largest float become the largest float of
+/// their sign (`serde_json` rejects them, and the whole record with them); lone surrogate
+/// escapes in strings become `\uFFFD`; depth is measured.
 pub(crate) fn sanitise(text: &str) -> Sanitised {
     let bytes = text.as_bytes();
     let mut found = Sanitised::default();
@@ -86,7 +92,23 @@ pub(crate) fn sanitise(text: &str) -> Sanitised {
             }
             b'N' => Some("NaN"),
             b'I' => Some("Infinity"),
-            b'-' => Some("-Infinity"),
+            b'-' if bytes[i..].starts_with(b"-Infinity") => Some("-Infinity"),
+            b'-' | b'0'..=b'9' => {
+                // Each number is scanned once, whatever its length.
+                let end = number_end(bytes, i);
+                let token = &text[i..end];
+                if is_beyond_floats(token) {
+                    let largest = if bytes[i] == b'-' {
+                        format!("-{LARGEST_FLOAT}")
+                    } else {
+                        LARGEST_FLOAT.to_string()
+                    };
+                    rewriter.replace(i, end - i, &largest);
+                    found.out_of_range.push((i, end));
+                }
+                i = end.max(i + 1);
+                continue;
+            }
             _ => None,
         };
         match literal {
@@ -104,6 +126,32 @@ pub(crate) fn sanitise(text: &str) -> Sanitised {
         found.edits = rewriter.edits;
     }
     found
+}
+
+/// The end of the number starting at `i` (`-?digits(.digits)?([eE][+-]?digits)?`, read as far
+/// as it goes).
+fn number_end(bytes: &[u8], mut i: usize) -> usize {
+    let digits = |bytes: &[u8], mut i: usize| {
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    };
+    if bytes.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    i = digits(bytes, i);
+    if bytes.get(i) == Some(&b'.') {
+        i = digits(bytes, i + 1);
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(bytes.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        i = digits(bytes, i);
+    }
+    i
 }
 
 /// Scans a string whose opening quote is just before `i`, replacing lone surrogate escapes;

@@ -258,14 +258,85 @@ fn typed_records_read_nan_in_ignored_fields_and_report_nan_in_required_ones() {
     );
 }
 
+/// Issue 9: `serde_json` rejects a number beyond the largest float ("number out of range"), and
+/// with it the whole record, so an integer of hundreds of digits in one call's arguments lost
+/// its session. The docs promise the nearest float with a warning, for any length.
 #[test]
-fn numbers_beyond_floats_are_errors() {
-    let (value, warnings) = parse(&record("{\"a\": 1e400}", 2, 1));
+fn an_integer_of_400_digits_reads_as_the_largest_float_with_a_warning() {
+    let digits = "1234567890".repeat(40);
+    let text = format!("{{\"args\": {{\"amount\": {digits}, \"note\": \"kept\"}}}}");
+    let (value, warnings) = parse(&record(&text, 3, 1));
+    let value = value.unwrap();
+    assert_eq!(value["args"]["amount"], json!(f64::MAX));
+    assert_eq!(value["args"]["note"], json!("kept"));
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!((warnings[0].line, warnings[0].column), (Some(3), Some(21)));
+    assert_eq!(
+        warnings[0].message,
+        "integer 12345678901234567890... (400 digits) is beyond the largest float; read as the \
+         nearest float 1.7976931348623157e308"
+    );
+}
+
+#[test]
+fn exponents_beyond_floats_read_as_the_largest_float_of_their_sign() {
+    let (value, warnings) = parse(&record(
+        "{\"a\": 1e400, \"b\": -2.5E+999, \"c\": 1e-400}",
+        2,
+        1,
+    ));
+    assert_eq!(
+        value.unwrap(),
+        json!({"a": f64::MAX, "b": -f64::MAX, "c": 0.0})
+    );
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!((warnings[0].line, warnings[0].column), (Some(2), Some(7)));
+    assert_eq!(
+        warnings[0].message,
+        "number 1e400 is beyond the largest float; read as the nearest float \
+         1.7976931348623157e308; 1 more such numbers in this record"
+    );
+}
+
+#[test]
+fn numbers_beyond_floats_keep_the_64_bit_warning_once_and_strings_alone() {
+    let huge = "9".repeat(320);
+    let text =
+        format!("[123456789012345678901234, -{huge}, \"{huge}\", 123456789012345678901234, 1e400]");
+    let (value, warnings) = parse(&record(&text, 1, 1));
+    let value = value.unwrap();
+    assert_eq!(value[1], json!(-f64::MAX));
+    assert_eq!(value[2], json!(huge));
+    let messages: Vec<&str> = warnings.iter().map(|w| w.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "integer -9999999999999999999... (320 digits) is beyond the largest float; read as \
+             the nearest float -1.7976931348623157e308; 1 more such numbers in this record",
+            "integer 123456789012345678901234 is beyond 64 bits; read as 1.2345678901234569e23 \
+             (precision lost); 1 more such integers in this record",
+        ]
+    );
+}
+
+#[test]
+fn a_million_digit_integer_is_read_in_one_pass() {
+    // Quadratic scanning would not finish: each step here is linear in the digits.
+    let text = format!("{{\"n\": {}}}", "7".repeat(1_000_000));
+    let (value, warnings) = parse(&record(&text, 1, 1));
+    assert_eq!(value.unwrap()["n"], json!(f64::MAX));
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].message.contains("(1000000 digits)"));
+}
+
+#[test]
+fn a_record_broken_elsewhere_still_says_its_numbers_were_replaced() {
+    let (value, _) = parse(&record("{\"a\": 1e400, \"b\": x}", 1, 1));
     let error = value.unwrap_err();
+    assert_eq!(error.column, Some(19));
     assert_eq!(
         error.message,
-        "not JSON: number out of range (too large for a 64-bit float)"
+        "not JSON: expected value (after reading numbers beyond the largest float as the largest \
+         float)"
     );
-    assert_eq!(error.line, Some(2));
-    assert!(warnings.is_empty());
 }
