@@ -11,7 +11,7 @@ use plotters_canvas::CanvasBackend;
 use toolscope_charts::{
     draw_heatmap, draw_precision_recall, heatmap_size, heatmap_svg, pr_chart_size,
     precision_recall_svg, HeatmapLayout, HeatmapScale, HeatmapStyle, PrLayout, PrMetric, PrStyle,
-    Theme,
+    Theme, HEATMAP_TOOLS,
 };
 use toolscope_core::metrics::selection::{Confusion, ToolRow};
 use wasm_bindgen::JsCast;
@@ -67,10 +67,18 @@ pub fn ConfusionChart(confusion: Confusion) -> impl IntoView {
     let state = expect_context::<AppState>();
     let canvas = NodeRef::<html::Canvas>::new();
     let layout = StoredValue::new(None::<HeatmapLayout>);
-    let labels = StoredValue::new(confusion.labels.clone());
+    // The heatmap's rows and columns: the busiest tools, and one for the rest.
+    let shown = StoredValue::new(confusion.top(HEATMAP_TOOLS));
+    let labels = StoredValue::new(shown.with_value(|shown| shown.labels.clone()));
     let confusion = StoredValue::new(confusion);
-    let index_of =
-        move |name: &str| labels.with_value(|labels| labels.iter().position(|l| l == name));
+    let index_of = move |name: &str| {
+        shown.with_value(|shown| {
+            shown
+                .labels
+                .iter()
+                .position(|label| shown.covers(label, name))
+        })
+    };
     let style = Memo::new(move |_| {
         state.route.with(|route| HeatmapStyle {
             scale: match route.scale {
@@ -148,17 +156,22 @@ pub fn ConfusionChart(confusion: Confusion) -> impl IntoView {
         let svg = confusion.with_value(|confusion| heatmap_svg(confusion, &style.get_untracked()));
         save("confusion.svg", "image/svg+xml", svg.as_bytes());
     };
+    // Every cell, grouped or not: the full list stays one click away.
     let cells: Vec<(String, String, u64)> = confusion.with_value(|confusion| {
-        let mut cells = Vec::new();
-        for (row, expected) in confusion.labels.iter().enumerate() {
-            for (column, actual) in confusion.labels.iter().enumerate() {
-                let count = confusion.matrix[row][column];
-                if count > 0 {
-                    cells.push((expected.clone(), actual.clone(), count));
-                }
-            }
-        }
-        cells
+        let label = |index: usize| confusion.labels.get(index).cloned().unwrap_or_default();
+        confusion
+            .cells
+            .iter()
+            .map(|cell| (label(cell.expected), label(cell.actual), cell.count))
+            .collect()
+    });
+    let grouped_note = shown.with_value(|shown| {
+        (!shown.grouped.is_empty()).then(|| {
+            format!(
+                "{} tools with the fewest turns share the last row and column; the list below has every cell.",
+                shown.grouped.len()
+            )
+        })
     });
     view! {
         <div class="chart-scroll">
@@ -173,6 +186,7 @@ pub fn ConfusionChart(confusion: Confusion) -> impl IntoView {
                 on:keydown=on_key
             ></canvas>
         </div>
+        {grouped_note.map(|note| view! { <p class="hint" data-testid="heatmap-grouped">{note}</p> })}
         <ExportButtons chart="heatmap" on_png=export_png on_svg=export_svg/>
         <details class="cells">
             <summary>"Cells as a list"</summary>

@@ -2,9 +2,10 @@
 //! the turns behind it), the precision/recall chart, and the per-tool table.
 
 use leptos::prelude::*;
+use toolscope_charts::HEATMAP_TOOLS;
 use toolscope_core::inputs::labels::Expected;
 use toolscope_core::metrics::outcome::TurnOutcome;
-use toolscope_core::metrics::selection::Selection;
+use toolscope_core::metrics::selection::{Confusion, Selection};
 use toolscope_core::report::csv::per_tool_csv;
 
 use super::charts::{ConfusionChart, PrecisionRecallChart};
@@ -64,7 +65,10 @@ pub fn SelectionView() -> impl IntoView {
                     <PrecisionRecallChart rows=selection.per_tool.clone()/>
                 </section>
             </div>
-            <CellTurns outcomes=selection.outcomes.clone()/>
+            <CellTurns
+                outcomes=selection.outcomes.clone()
+                shown=selection.confusion.top(HEATMAP_TOOLS)
+            />
             <div class="toolbar">
                 <h2>"Per tool"</h2>
                 <button class="button small" data-testid="export-per-tool-csv" on:click=export>
@@ -145,15 +149,19 @@ fn ScaleSwitch() -> impl IntoView {
     }
 }
 
-/// The turns behind the opened cell.
+/// The turns behind the opened cell; `shown` is the heatmap's matrix, whose last row and column
+/// may stand for many tools.
 #[component]
-fn CellTurns(outcomes: Vec<TurnOutcome>) -> impl IntoView {
+fn CellTurns(outcomes: Vec<TurnOutcome>, shown: Confusion) -> impl IntoView {
     let state = expect_context::<AppState>();
     move || {
         let (expected, actual) = state.route.with(|route| route.cell.clone())?;
         let turns: Vec<TurnOutcome> = outcomes
             .iter()
-            .filter(|outcome| outcome.counted_as == expected && outcome.actual_tool == actual)
+            .filter(|outcome| {
+                shown.covers(&expected, &outcome.counted_as)
+                    && shown.covers(&actual, &outcome.actual_tool)
+            })
             .cloned()
             .collect();
         Some(view! {

@@ -49,7 +49,7 @@ fn main() -> std::io::Result<()> {
             tool_row(tool, [tp, fp, fn_], 10)
         })
         .collect();
-    let confusion = Confusion { labels, matrix };
+    let confusion = Confusion::from_rows(labels, &matrix);
 
     for theme in [Theme::Light, Theme::Dark] {
         for scale in [HeatmapScale::Counts, HeatmapScale::RowNormalised] {

@@ -12,6 +12,12 @@ use toolscope_core::metrics::selection::Confusion;
 use crate::colour::{Palette, Theme};
 use crate::text::{axis_label, percent_label, text_width, widest, Fonts};
 
+/// Most tools the heatmap shows on their own: past this, the busiest ones stay and the rest share
+/// one last row and column ([`Confusion::top`]), so that thousands of names (one per hallucinated
+/// call) draw a readable chart instead of a grid of millions of cells. The layout's rows and
+/// columns index `confusion.top(HEATMAP_TOOLS).labels`.
+pub const HEATMAP_TOOLS: usize = 30;
+
 /// What a heatmap cell shows and is coloured by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum HeatmapScale {
@@ -102,15 +108,9 @@ struct Cells {
 
 fn cells(confusion: &Confusion, scale: HeatmapScale) -> Cells {
     let label_count = confusion.labels.len();
-    // Rows or columns missing from a malformed matrix read as zeros rather than panicking.
-    let count = |row: usize, col: usize| -> u64 {
-        confusion
-            .matrix
-            .get(row)
-            .and_then(|cells| cells.get(col))
-            .copied()
-            .unwrap_or(0)
-    };
+    // Cells pointing past the labels (a malformed matrix) are left out rather than panicking.
+    let matrix = confusion.dense();
+    let count = |row: usize, col: usize| -> u64 { matrix[row][col] };
     let mut texts = Vec::with_capacity(label_count);
     let mut levels = Vec::with_capacity(label_count);
     match scale {
@@ -225,6 +225,7 @@ fn geometry(
 /// below a readable minimum however many tools there are, and the label areas fit the longest
 /// (truncated) label.
 pub fn heatmap_size(confusion: &Confusion, style: &HeatmapStyle) -> (u32, u32) {
+    let confusion = &confusion.top(HEATMAP_TOOLS);
     if confusion.labels.is_empty() {
         return EMPTY_SIZE;
     }
@@ -238,6 +239,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
     style: &HeatmapStyle,
     fonts: Fonts,
 ) -> Result<HeatmapLayout, DrawingAreaErrorKind<DB::ErrorType>> {
+    let confusion = &confusion.top(HEATMAP_TOOLS);
     let palette = Palette::of(style.theme);
     area.fill(&palette.background)?;
     let base = area.get_base_pixel();

@@ -16,10 +16,10 @@
 //! use toolscope_charts::{heatmap_svg, HeatmapScale, HeatmapStyle};
 //! use toolscope_core::metrics::selection::Confusion;
 //!
-//! let confusion = Confusion {
-//!     labels: vec!["none".into(), "search".into()],
-//!     matrix: vec![vec![3, 1], vec![2, 9]],
-//! };
+//! let confusion = Confusion::from_counts(
+//!     vec!["none".into(), "search".into()],
+//!     [(0, 0, 3), (0, 1, 1), (1, 0, 2), (1, 1, 9)],
+//! );
 //! let style = HeatmapStyle { scale: HeatmapScale::RowNormalised, ..HeatmapStyle::default() };
 //! let svg = heatmap_svg(&confusion, &style);
 //! assert!(svg.starts_with("<svg") && svg.contains("75%"));
@@ -31,7 +31,7 @@
 //! use plotters::prelude::*;
 //! use toolscope_charts::{draw_heatmap, heatmap_size, HeatmapStyle};
 //! # use toolscope_core::metrics::selection::Confusion;
-//! # let confusion = Confusion { labels: vec!["a".into(), "b".into()], matrix: vec![vec![1, 0], vec![0, 1]] };
+//! # let confusion = Confusion::from_counts(vec!["a".into(), "b".into()], [(0, 0, 1), (1, 1, 1)]);
 //!
 //! let style = HeatmapStyle::default();
 //! let mut svg = String::new();
@@ -58,7 +58,7 @@ mod precision_recall;
 pub mod text;
 
 pub use colour::Theme;
-pub use heatmap::{heatmap_size, HeatmapLayout, HeatmapScale, HeatmapStyle};
+pub use heatmap::{heatmap_size, HeatmapLayout, HeatmapScale, HeatmapStyle, HEATMAP_TOOLS};
 pub use precision_recall::{pr_chart_size, PrLayout, PrMark, PrMetric, PrStyle};
 
 use plotters::coord::Shift;

@@ -4,6 +4,7 @@ use plotters::prelude::*;
 use toolscope_charts::text::MAX_LABEL_CHARS;
 use toolscope_charts::{
     draw_heatmap, heatmap_size, heatmap_svg, HeatmapLayout, HeatmapScale, HeatmapStyle, Theme,
+    HEATMAP_TOOLS,
 };
 use toolscope_core::metrics::selection::Confusion;
 
@@ -12,14 +13,14 @@ fn confusion(label_count: usize) -> Confusion {
     let labels = std::iter::once("none".to_string())
         .chain((1..label_count).map(|index| format!("tool_{index:02}")))
         .collect();
-    let matrix = (0..label_count)
+    let matrix: Vec<Vec<u64>> = (0..label_count)
         .map(|row| {
             (0..label_count)
                 .map(|col| (row * label_count + col + 1) as u64)
                 .collect()
         })
         .collect();
-    Confusion { labels, matrix }
+    Confusion::from_rows(labels, &matrix)
 }
 
 /// Draws on an SVG backend of `size`, inside a margin when `margin` is non-zero so that the
@@ -73,7 +74,7 @@ fn assert_hit_testing_round_trips(label_count: usize, margin: u32) {
 
 #[test]
 fn every_cell_centre_hits_its_cell_and_points_outside_hit_nothing() {
-    for label_count in [1, 3, 35] {
+    for label_count in [1, 3, HEATMAP_TOOLS + 1] {
         assert_hit_testing_round_trips(label_count, 0);
     }
 }
@@ -91,18 +92,18 @@ fn hit_testing_is_in_backend_pixels_when_drawn_in_a_sub_area() {
 
 #[test]
 fn many_tools_keep_readable_cells_inside_the_size_asked_for() {
-    let confusion = confusion(35);
+    let confusion = confusion(HEATMAP_TOOLS + 1);
     let style = HeatmapStyle::default();
     let (width, height) = heatmap_size(&confusion, &style);
     let (layout, _) = draw(&confusion, &style, 0);
     assert!(layout.cell_size >= 28, "cell {}", layout.cell_size);
-    let (_, (right, bottom)) = layout.cell_rect(34, 34);
+    let (_, (right, bottom)) = layout.cell_rect(HEATMAP_TOOLS, HEATMAP_TOOLS);
     assert!(right <= width as i32 && bottom <= height as i32);
 }
 
 #[test]
 fn svg_writes_every_label_and_every_count() {
-    for label_count in [1, 3, 35] {
+    for label_count in [1, 3, HEATMAP_TOOLS + 1] {
         let confusion = confusion(label_count);
         let svg = heatmap_svg(&confusion, &HeatmapStyle::default());
         for label in &confusion.labels {
@@ -113,7 +114,7 @@ fn svg_writes_every_label_and_every_count() {
                 "{label}"
             );
         }
-        for count in confusion.matrix.iter().flatten() {
+        for count in confusion.dense().iter().flatten() {
             assert!(has_text(&svg, &count.to_string()), "count {count}");
         }
         assert!(has_text(&svg, "expected") && has_text(&svg, "actual (called)"));
@@ -122,10 +123,10 @@ fn svg_writes_every_label_and_every_count() {
 
 #[test]
 fn svg_escapes_tool_names_from_untrusted_files() {
-    let confusion = Confusion {
-        labels: vec!["<script>&\"x\"".into(), "none".into(), "it's".into()],
-        matrix: vec![vec![1, 0, 0], vec![0, 1, 0], vec![0, 0, 1]],
-    };
+    let confusion = Confusion::from_rows(
+        vec!["<script>&\"x\"".into(), "none".into(), "it's".into()],
+        &[vec![1, 0, 0], vec![0, 1, 0], vec![0, 0, 1]],
+    );
     let svg = heatmap_svg(&confusion, &HeatmapStyle::default());
     assert!(has_text(&svg, "&lt;script&gt;&amp;&quot;x&quot;"));
     assert!(has_text(&svg, "it&apos;s"));
@@ -136,10 +137,10 @@ fn svg_escapes_tool_names_from_untrusted_files() {
 #[test]
 fn long_names_are_cut_with_an_ellipsis() {
     let long_name = format!("mcp__server__{}", "x".repeat(60));
-    let confusion = Confusion {
-        labels: vec![long_name.clone(), "none".into()],
-        matrix: vec![vec![2, 1], vec![0, 4]],
-    };
+    let confusion = Confusion::from_rows(
+        vec![long_name.clone(), "none".into()],
+        &[vec![2, 1], vec![0, 4]],
+    );
     let svg = heatmap_svg(&confusion, &HeatmapStyle::default());
     let cut: String = long_name.chars().take(MAX_LABEL_CHARS - 1).collect();
     assert!(has_text(&svg, &format!("{cut}…")));
@@ -148,10 +149,10 @@ fn long_names_are_cut_with_an_ellipsis() {
 
 #[test]
 fn row_normalised_view_writes_row_shares() {
-    let confusion = Confusion {
-        labels: vec!["a".into(), "b".into(), "none".into()],
-        matrix: vec![vec![3, 1, 0], vec![0, 0, 0], vec![1, 1, 1]],
-    };
+    let confusion = Confusion::from_rows(
+        vec!["a".into(), "b".into(), "none".into()],
+        &[vec![3, 1, 0], vec![0, 0, 0], vec![1, 1, 1]],
+    );
     let style = HeatmapStyle {
         scale: HeatmapScale::RowNormalised,
         ..HeatmapStyle::default()
@@ -170,10 +171,7 @@ fn row_normalised_view_writes_row_shares() {
 
 #[test]
 fn empty_confusion_draws_a_message_and_hits_nothing() {
-    let confusion = Confusion {
-        labels: vec![],
-        matrix: vec![],
-    };
+    let confusion = Confusion::from_rows(vec![], &[]);
     let style = HeatmapStyle::default();
     let (layout, svg) = draw(&confusion, &style, 0);
     assert!(svg.contains("No labelled turns"));
@@ -184,11 +182,39 @@ fn empty_confusion_draws_a_message_and_hits_nothing() {
 }
 
 #[test]
-fn a_matrix_shorter_than_its_labels_reads_missing_cells_as_zero() {
+fn thousands_of_tools_draw_the_busiest_and_one_row_and_column_for_the_rest() {
+    // One turn per hallucinated name, and a busy diagonal for the first 40 tools.
+    let labels: Vec<String> = (0..3_000).map(|index| format!("t{index:04}")).collect();
+    let counts = (0..3_000)
+        .map(|index| (index % 40, index, 1))
+        .chain((0..40).map(|index| (index, index, 100)));
+    let confusion = Confusion::from_counts(labels, counts);
+    let style = HeatmapStyle::default();
+    let (layout, svg) = draw(&confusion, &style, 0);
+    assert_eq!(layout.label_count, HEATMAP_TOOLS + 1);
+    let other = format!("other ({} tools)", 3_000 - HEATMAP_TOOLS);
+    assert_eq!(svg.matches(&format!(">\n{other}\n</text>")).count(), 2);
+    let (width, height) = heatmap_size(&confusion, &style);
+    assert!(width < 4_000 && height < 4_000, "{width} × {height}");
+}
+
+#[test]
+fn cells_past_the_labels_are_left_out() {
     let confusion = Confusion {
         labels: vec!["a".into(), "b".into()],
-        matrix: vec![vec![5]],
+        cells: vec![toolscope_core::metrics::selection::ConfusionCell {
+            expected: 7,
+            actual: 0,
+            count: 3,
+        }],
+        grouped: Vec::new(),
     };
+    assert!(heatmap_svg(&confusion, &HeatmapStyle::default()).ends_with("</svg>\n"));
+}
+
+#[test]
+fn a_matrix_shorter_than_its_labels_reads_missing_cells_as_zero() {
+    let confusion = Confusion::from_rows(vec!["a".into(), "b".into()], &[vec![5]]);
     for scale in [HeatmapScale::Counts, HeatmapScale::RowNormalised] {
         let svg = heatmap_svg(
             &confusion,
@@ -203,11 +229,8 @@ fn a_matrix_shorter_than_its_labels_reads_missing_cells_as_zero() {
 
 #[test]
 fn numbers_are_never_nan_or_infinite() {
-    let zeros = Confusion {
-        labels: vec!["a".into(), "none".into()],
-        matrix: vec![vec![0, 0], vec![0, 0]],
-    };
-    for confusion in [zeros, confusion(1), confusion(35)] {
+    let zeros = Confusion::from_rows(vec!["a".into(), "none".into()], &[vec![0, 0], vec![0, 0]]);
+    for confusion in [zeros, confusion(1), confusion(HEATMAP_TOOLS + 1)] {
         for scale in [HeatmapScale::Counts, HeatmapScale::RowNormalised] {
             for theme in [Theme::Light, Theme::Dark] {
                 let style = HeatmapStyle {

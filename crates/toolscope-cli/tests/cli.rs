@@ -489,3 +489,56 @@ fn score_explains_each_turn_with_wrong_arguments_and_sums_them_up() {
         Some(lines[4].as_str())
     );
 }
+
+#[test]
+fn thousands_of_invented_tool_names_print_a_bounded_confusion_matrix() {
+    // Every turn calls a new name: a dense matrix of 5,001 labels was 25 million cells, printed
+    // as 5,001 lines of 50,000 characters.
+    let dir = tempfile::tempdir().unwrap();
+    let (mut sessions, mut labels) = (String::new(), String::new());
+    for index in 0..5_000 {
+        sessions.push_str(&format!(
+            r#"{{"session_id": "s{index}", "events": [{{"type": "user", "content": "q"}}, {{"type": "tool_use", "call_id": "c", "name": "invented_{index}", "args": {{}}}}]}}"#
+        ));
+        sessions.push('\n');
+        labels.push_str(&format!(
+            r#"{{"session_id": "s{index}", "turn": 0, "expected_tool": "lookup_order"}}"#
+        ));
+        labels.push('\n');
+    }
+    let (traces, label_file) = (dir.path().join("t.jsonl"), dir.path().join("l.jsonl"));
+    std::fs::write(&traces, sessions).unwrap();
+    std::fs::write(&label_file, labels).unwrap();
+    let output = toolscope()
+        .args(["score", "--confusion", "--labels"])
+        .arg(&label_file)
+        .arg(&traces)
+        .output()
+        .unwrap();
+    let lines = stdout_lines(&output);
+    let matrix_start = lines
+        .iter()
+        .position(|line| line.starts_with(&" ".repeat(20)))
+        .expect("the matrix header: its row-name column is blank");
+    let matrix = &lines[matrix_start..];
+    assert_eq!(
+        matrix.len(),
+        1 + 21 + 1,
+        "header, 20 tools and other, the note"
+    );
+    assert!(matrix[0].ends_with("other (4"), "{}", matrix[0]);
+    assert!(matrix[21].trim_start().starts_with("other (4981 tools)"));
+    assert!(matrix[22].starts_with("(4981 tools with the fewest turns"));
+    assert!(matrix.iter().all(|line| line.len() < 300));
+
+    let output = toolscope()
+        .args(["report", "--json", "--labels"])
+        .arg(&label_file)
+        .arg(&traces)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let confusion = &report["selection"]["confusion"];
+    assert_eq!(confusion["labels"].as_array().unwrap().len(), 5_001);
+    assert_eq!(confusion["cells"].as_array().unwrap().len(), 5_000);
+}

@@ -112,16 +112,23 @@ fn check_selection(turns: &[LabelledTurn]) {
     let confusion = &selection.confusion;
     let tools: Vec<&String> = rows.iter().map(|row| &row.tool).collect();
     assert_eq!(confusion.labels.iter().collect::<Vec<_>>(), tools);
-    assert_eq!(
-        confusion.matrix.len(),
-        rows.len(),
-        "one matrix row per tool"
+    assert!(
+        confusion
+            .cells
+            .windows(2)
+            .all(|pair| (pair[0].expected, pair[0].actual) < (pair[1].expected, pair[1].actual)),
+        "cells are stored once each, by row then column"
     );
+    assert!(
+        confusion.cells.iter().all(|cell| cell.count > 0),
+        "no zero is stored"
+    );
+    let matrix = confusion.dense();
     let mut total = 0;
-    for (index, (matrix_row, row)) in confusion.matrix.iter().zip(rows).enumerate() {
+    for (index, (matrix_row, row)) in matrix.iter().zip(rows).enumerate() {
         assert_eq!(matrix_row.len(), rows.len(), "the matrix is square");
         let row_sum: u64 = matrix_row.iter().sum();
-        let column_sum: u64 = confusion.matrix.iter().map(|r| r[index]).sum();
+        let column_sum: u64 = matrix.iter().map(|r| r[index]).sum();
         assert_eq!(
             row_sum, row.support,
             "matrix row of {} sums to support",

@@ -104,11 +104,23 @@ fn arguments_summary(selection: &Selection) -> Option<String> {
     })
 }
 
-/// The confusion matrix in the seed's `print_confusion_matrix` layout.
+/// Most tools the printed confusion matrix shows on their own; the rest share one row and
+/// column (a terminal fits about this many 10-character columns).
+pub const PRINTED_TOOLS: usize = 20;
+
+/// The confusion matrix in the seed's `print_confusion_matrix` layout; past [`PRINTED_TOOLS`]
+/// tools, the busiest ones and a row and column for the others, with a line saying so.
 pub fn print_confusion(selection: &Selection) -> Result<()> {
     let mut out = terminal::stdout();
-    for line in confusion_lines(&selection.confusion.labels, &selection.confusion.matrix) {
+    let shown = selection.confusion.top(PRINTED_TOOLS);
+    for line in confusion_lines(&shown.labels, &shown.dense()) {
         out.line(line)?;
+    }
+    if !shown.grouped.is_empty() {
+        out.line(format!(
+            "({} tools with the fewest turns share the last row and column; --json lists every cell)",
+            shown.grouped.len()
+        ))?;
     }
     out.flush()?;
     Ok(())

@@ -44,13 +44,145 @@ pub struct ToolRow {
     pub is_low_support: bool,
 }
 
-/// Expected × actual counts over the labelled turns.
+/// Expected × actual counts over the labelled turns, stored sparse: every turn can call a new
+/// (hallucinated) name, so the labels can number in the thousands while most cells are zero.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Confusion {
-    /// Row and column labels, sorted ("none" included).
+    /// Row and column labels, sorted ("none" included); after [`Confusion::top`], the labels
+    /// kept and then the one standing for the rest.
     pub labels: Vec<String>,
-    /// `matrix[expected][actual]`: how many turns.
-    pub matrix: Vec<Vec<u64>>,
+    /// The cells that are not zero, by row then column.
+    pub cells: Vec<ConfusionCell>,
+    /// The labels folded into the last one by [`Confusion::top`]; empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grouped: Vec<String>,
+}
+
+/// One cell of the confusion matrix that is not zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfusionCell {
+    /// Row: index of the labelled tool in `labels`.
+    pub expected: usize,
+    /// Column: index of the tool called in `labels`.
+    pub actual: usize,
+    /// How many turns.
+    pub count: u64,
+}
+
+impl Confusion {
+    /// A matrix from its labels and any (expected, actual, count) triples, in any order, with
+    /// repeats added up and zeros left out.
+    pub fn from_counts(
+        labels: Vec<String>,
+        counts: impl IntoIterator<Item = (usize, usize, u64)>,
+    ) -> Confusion {
+        let mut summed: BTreeMap<(usize, usize), u64> = BTreeMap::new();
+        for (expected, actual, count) in counts {
+            if count > 0 {
+                *summed.entry((expected, actual)).or_default() += count;
+            }
+        }
+        let cells = summed
+            .into_iter()
+            .map(|((expected, actual), count)| ConfusionCell {
+                expected,
+                actual,
+                count,
+            })
+            .collect();
+        Confusion {
+            labels,
+            cells,
+            grouped: Vec::new(),
+        }
+    }
+
+    /// A matrix from rows of counts, `rows[expected][actual]` (zeros dropped).
+    pub fn from_rows(labels: Vec<String>, rows: &[Vec<u64>]) -> Confusion {
+        let counts = rows.iter().enumerate().flat_map(|(expected, row)| {
+            row.iter()
+                .enumerate()
+                .map(move |(actual, &count)| (expected, actual, count))
+        });
+        Confusion::from_counts(labels, counts)
+    }
+
+    /// Turns in the cell (expected row, actual column); 0 for cells not stored.
+    pub fn count(&self, expected: usize, actual: usize) -> u64 {
+        self.cells
+            .binary_search_by_key(&(expected, actual), |cell| (cell.expected, cell.actual))
+            .map_or(0, |index| self.cells[index].count)
+    }
+
+    /// The label of the row or column that stands for the tools [`Confusion::top`] grouped.
+    pub fn other_label(tools: usize) -> String {
+        format!("other ({tools} tools)")
+    }
+
+    /// The same matrix with at most `keep` labels of its own: the `keep` with the most turns
+    /// (as expected or called; ties by name) stay, in their order, and the rest become one
+    /// last label, [`Confusion::other_label`], whose cells add theirs up and whose members are
+    /// listed in `grouped`. The matrix itself when it has no more than `keep + 1` labels.
+    pub fn top(&self, keep: usize) -> Confusion {
+        if self.labels.len() <= keep + 1 {
+            return self.clone();
+        }
+        let mut turns = vec![0u64; self.labels.len()];
+        for cell in &self.cells {
+            turns[cell.expected] += cell.count;
+            turns[cell.actual] += cell.count;
+        }
+        let mut ranked: Vec<usize> = (0..self.labels.len()).collect();
+        ranked.sort_by(|&a, &b| turns[b].cmp(&turns[a]).then(a.cmp(&b)));
+        let mut kept = ranked[..keep].to_vec();
+        kept.sort_unstable();
+        let other = kept.len();
+        let mut position = vec![other; self.labels.len()];
+        for (new, &old) in kept.iter().enumerate() {
+            position[old] = new;
+        }
+        let mut labels: Vec<String> = kept.iter().map(|&old| self.labels[old].clone()).collect();
+        let grouped: Vec<String> = (0..self.labels.len())
+            .filter(|&old| position[old] == other)
+            .map(|old| self.labels[old].clone())
+            .collect();
+        labels.push(Confusion::other_label(grouped.len()));
+        let counts = self
+            .cells
+            .iter()
+            .map(|cell| (position[cell.expected], position[cell.actual], cell.count));
+        Confusion {
+            grouped,
+            ..Confusion::from_counts(labels, counts)
+        }
+    }
+
+    /// Every cell, zeros included, as `matrix[expected][actual]`: for small matrices only
+    /// (after [`Confusion::top`]), as it takes the square of the labels.
+    pub fn dense(&self) -> Vec<Vec<u64>> {
+        let size = self.labels.len();
+        let mut matrix = vec![vec![0; size]; size];
+        for cell in &self.cells {
+            if let Some(count) = matrix
+                .get_mut(cell.expected)
+                .and_then(|row| row.get_mut(cell.actual))
+            {
+                *count = cell.count;
+            }
+        }
+        matrix
+    }
+
+    /// Whether a turn whose tool is `name` counts under the row or column `label`: the label
+    /// itself, or the label standing for the tools [`Confusion::top`] grouped when `name` is one.
+    pub fn covers(&self, label: &str, name: &str) -> bool {
+        label == name
+            || self.labels.last().is_some_and(|other| other == label)
+                && self
+                    .grouped
+                    .binary_search_by(|tool| tool.as_str().cmp(name))
+                    .is_ok()
+    }
 }
 
 /// An off-diagonal cell: turns where `expected` was wanted and `actual` called.
@@ -165,22 +297,27 @@ pub fn summarize(outcomes: Vec<TurnOutcome>, min_support: u64) -> Selection {
         .enumerate()
         .map(|(i, l)| (l.as_str(), i))
         .collect();
-    let mut matrix = vec![vec![0u64; labels.len()]; labels.len()];
-    for outcome in &outcomes {
-        matrix[index[outcome.counted_as.as_str()]][index[outcome.actual_tool.as_str()]] += 1;
-    }
-    let mut confused_pairs: Vec<ConfusedPair> = Vec::new();
-    for (row, expected) in labels.iter().enumerate() {
-        for (column, actual) in labels.iter().enumerate() {
-            if row != column && matrix[row][column] > 0 {
-                confused_pairs.push(ConfusedPair {
-                    expected: expected.clone(),
-                    actual: actual.clone(),
-                    count: matrix[row][column],
-                });
-            }
-        }
-    }
+    let counts: Vec<(usize, usize, u64)> = outcomes
+        .iter()
+        .map(|outcome| {
+            (
+                index[outcome.counted_as.as_str()],
+                index[outcome.actual_tool.as_str()],
+                1,
+            )
+        })
+        .collect();
+    let confusion = Confusion::from_counts(labels, counts);
+    let mut confused_pairs: Vec<ConfusedPair> = confusion
+        .cells
+        .iter()
+        .filter(|cell| cell.expected != cell.actual)
+        .map(|cell| ConfusedPair {
+            expected: confusion.labels[cell.expected].clone(),
+            actual: confusion.labels[cell.actual].clone(),
+            count: cell.count,
+        })
+        .collect();
     confused_pairs.sort_by(|a, b| {
         b.count
             .cmp(&a.count)
@@ -218,7 +355,7 @@ pub fn summarize(outcomes: Vec<TurnOutcome>, min_support: u64) -> Selection {
             count_where(&|o| o.task_success.is_some()),
         ),
         per_tool,
-        confusion: Confusion { labels, matrix },
+        confusion,
         confused_pairs,
         min_support,
         outcomes,
@@ -251,6 +388,45 @@ mod tests {
                 "none           precision 1.00  recall 0.50",
                 "search_docs    precision 0.33  recall 1.00",
             ]
+        );
+    }
+
+    fn names(count: usize) -> Vec<String> {
+        (0..count).map(|index| format!("t{index:02}")).collect()
+    }
+
+    #[test]
+    fn cells_are_sparse_summed_and_read_back_with_zeros() {
+        let confusion =
+            Confusion::from_counts(names(3), [(2, 0, 1), (0, 0, 2), (2, 0, 4), (1, 2, 0)]);
+        assert_eq!(confusion.cells.len(), 2, "zeros are not stored");
+        assert_eq!(confusion.count(2, 0), 5);
+        assert_eq!(confusion.count(1, 2), 0);
+        assert_eq!(
+            confusion.dense(),
+            [vec![2, 0, 0], vec![0, 0, 0], vec![5, 0, 0]]
+        );
+    }
+
+    #[test]
+    fn top_keeps_the_busiest_labels_in_order_and_groups_the_rest() {
+        // t03 and t01 have the most turns; t00, t02 and t04 are grouped.
+        let confusion = Confusion::from_counts(
+            names(5),
+            [(3, 3, 9), (1, 3, 2), (0, 1, 1), (2, 4, 1), (4, 0, 1)],
+        );
+        let top = confusion.top(2);
+        assert_eq!(top.labels, ["t01", "t03", "other (3 tools)"]);
+        assert_eq!(top.grouped, ["t00", "t02", "t04"]);
+        assert_eq!(top.dense(), [vec![0, 2, 0], vec![0, 9, 0], vec![1, 0, 2]]);
+        let total = |c: &Confusion| c.cells.iter().map(|cell| cell.count).sum::<u64>();
+        assert_eq!(total(&top), total(&confusion), "no turn is lost");
+        assert!(top.covers("other (3 tools)", "t04") && !top.covers("other (3 tools)", "t03"));
+        assert!(top.covers("t03", "t03") && !top.covers("t03", "t04"));
+        assert_eq!(
+            confusion.top(4),
+            confusion,
+            "one label more than kept: nothing to group"
         );
     }
 
