@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 
 use js_sys::{Array, ArrayBuffer, Uint8Array};
-use toolscope_core::{detect_role, Analysis, InputFile, Progress, Stage};
+use toolscope_core::{detect_role, Analysis, InputFile, Progress, Stage, MAX_FILE_BYTES};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, DedicatedWorkerGlobalScope, FileReaderSync, MessageEvent};
@@ -56,6 +56,10 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) {
             options,
             filter,
         } => {
+            let blob_sizes: Vec<u64> = blobs
+                .iter()
+                .map(|blob| blob.unchecked_into::<Blob>().size() as u64)
+                .collect();
             let contents = match load(job, &files, blobs, send) {
                 Ok(contents) => contents,
                 Err(message) => return send(Reply::Failed { job, message }),
@@ -68,10 +72,13 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) {
             let inputs: Vec<InputFile<'_>> = roles
                 .iter()
                 .zip(&contents)
-                .map(|(used, bytes)| InputFile {
-                    name: &used.file,
-                    bytes,
-                    role: used.role,
+                .zip(&blob_sizes)
+                .map(|((used, bytes), &size)| {
+                    if size > MAX_FILE_BYTES {
+                        InputFile::too_large(&used.file, size, used.role)
+                    } else {
+                        InputFile::new(&used.file, bytes, used.role)
+                    }
                 })
                 .collect();
             let mut throttle = Throttle::default();
@@ -162,11 +169,16 @@ fn load(
     }
     let reader = FileReaderSync::new().map_err(|error| describe(&error))?;
     let blobs: Vec<Blob> = blobs.iter().map(|blob| blob.unchecked_into()).collect();
-    let total: u64 = blobs.iter().map(|blob| blob.size() as u64).sum();
+    // A file over the engine's limit is not read at all: the engine reports it.
+    let readable = |blob: &Blob| Some(blob.size() as u64).filter(|&size| size <= MAX_FILE_BYTES);
+    let total: u64 = blobs.iter().filter_map(readable).sum();
     let mut done = 0u64;
     let mut contents = Vec::with_capacity(files.len());
     for (file, blob) in files.iter().zip(&blobs) {
-        let size = blob.size() as u64;
+        let Some(size) = readable(blob) else {
+            contents.push(Vec::new());
+            continue;
+        };
         let mut bytes = vec![0u8; size as usize];
         let mut start = 0u64;
         while start < size {

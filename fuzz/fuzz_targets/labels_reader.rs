@@ -15,16 +15,8 @@ const SESSIONS: &[u8] = br#"{"session_id": "s1", "events": [{"type": "user", "co
 
 fuzz_target!(|bytes: &[u8]| {
     let inputs = [
-        InputFile {
-            name: "sessions.jsonl",
-            bytes: SESSIONS,
-            role: Role::Traces,
-        },
-        InputFile {
-            name: "labels.jsonl",
-            bytes,
-            role: Role::Labels,
-        },
+        InputFile::new("sessions.jsonl", SESSIONS, Role::Traces),
+        InputFile::new("labels.jsonl", bytes, Role::Labels),
     ];
     let report = analyze(&inputs, &Options::default());
     for diagnostic in &report.diagnostics {

@@ -8,11 +8,7 @@ use libfuzzer_sys::fuzz_target;
 use toolscope_core::{analyze, InputFile, Options, Report, Role};
 
 fuzz_target!(|bytes: &[u8]| {
-    let inputs = [InputFile {
-        name: "traces.jsonl",
-        bytes,
-        role: Role::Traces,
-    }];
+    let inputs = [InputFile::new("traces.jsonl", bytes, Role::Traces)];
     let report = analyze(&inputs, &Options::default());
     for diagnostic in &report.diagnostics {
         assert_ne!(diagnostic.line, Some(0), "{diagnostic}");

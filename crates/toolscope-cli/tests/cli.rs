@@ -542,3 +542,52 @@ fn thousands_of_invented_tool_names_print_a_bounded_confusion_matrix() {
     assert_eq!(confusion["labels"].as_array().unwrap().len(), 5_001);
     assert_eq!(confusion["cells"].as_array().unwrap().len(), 5_000);
 }
+
+#[test]
+fn a_file_over_the_size_limit_is_not_read_and_the_others_are() {
+    let dir = tempfile::tempdir().unwrap();
+    // Sparse: a file of 1 GiB and one byte that takes no disk space.
+    let huge = dir.path().join("huge.jsonl");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len((1 << 30) + 1)
+        .unwrap();
+    let good = dir.path().join("good.jsonl");
+    std::fs::write(
+        &good,
+        r#"{"session_id": "s", "events": [{"type": "tool_use", "name": "f", "args": {}}]}"#,
+    )
+    .unwrap();
+    let mut inputs = vec![huge.display().to_string(), good.display().to_string()];
+    // An endless stream is read only up to the limit.
+    if std::path::Path::new("/dev/zero").exists() {
+        inputs.push("/dev/zero".to_string());
+    }
+    let output = toolscope()
+        .args(["report", "--json"])
+        .args(&inputs)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "an input could not be read");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["summary"]["sessions"], 1);
+    let messages: Vec<(String, String)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_string(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(messages
+        .iter()
+        .any(|(file, message)| file.ends_with("huge.jsonl")
+            && message.contains("this one is 1073741825 bytes")));
+    if inputs.len() == 3 {
+        assert!(messages.iter().any(|(file, message)| file == "/dev/zero"
+            && message.contains("this one is longer (it goes on past that)")));
+    }
+}

@@ -25,28 +25,12 @@ fn parse_values(jsonl: &[u8]) -> usize {
 
 fn inputs<'a>(data: &'a Dataset, with_labels: bool) -> Vec<InputFile<'a>> {
     let mut inputs = vec![
-        InputFile {
-            name: "tools.json",
-            bytes: data.tools.as_bytes(),
-            role: Role::Catalog,
-        },
-        InputFile {
-            name: "rules.json",
-            bytes: data.rules.as_bytes(),
-            role: Role::Rules,
-        },
-        InputFile {
-            name: "sessions.jsonl",
-            bytes: &data.sessions,
-            role: Role::Traces,
-        },
+        InputFile::new("tools.json", data.tools.as_bytes(), Role::Catalog),
+        InputFile::new("rules.json", data.rules.as_bytes(), Role::Rules),
+        InputFile::new("sessions.jsonl", &data.sessions, Role::Traces),
     ];
     if with_labels {
-        inputs.push(InputFile {
-            name: "labels.jsonl",
-            bytes: &data.labels,
-            role: Role::Labels,
-        });
+        inputs.push(InputFile::new("labels.jsonl", &data.labels, Role::Labels));
     }
     inputs
 }

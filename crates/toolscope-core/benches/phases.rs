@@ -194,30 +194,14 @@ fn main() {
     let select = fastest(|| summarize(outcomes(), DEFAULT_MIN_SUPPORT).turns) - score;
 
     let mut inputs = vec![
-        InputFile {
-            name: "tools.json",
-            bytes: &files.tools,
-            role: Role::Catalog,
-        },
-        InputFile {
-            name: "rules.json",
-            bytes: &files.rules,
-            role: Role::Rules,
-        },
-        InputFile {
-            name: "sessions.jsonl",
-            bytes,
-            role: Role::Traces,
-        },
+        InputFile::new("tools.json", &files.tools, Role::Catalog),
+        InputFile::new("rules.json", &files.rules, Role::Rules),
+        InputFile::new("sessions.jsonl", bytes, Role::Traces),
     ];
     let options = Options::default();
     let analyze_checks = fastest(|| analyze(&inputs, &options));
     if let Some(labels) = &files.labels {
-        inputs.push(InputFile {
-            name: "labels.jsonl",
-            bytes: labels,
-            role: Role::Labels,
-        });
+        inputs.push(InputFile::new("labels.jsonl", labels, Role::Labels));
     }
     let report = analyze(&inputs, &options);
     let analyze_all = fastest(|| analyze(&inputs, &options));

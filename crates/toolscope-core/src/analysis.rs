@@ -8,7 +8,7 @@
 //! let sessions = br#"{"session_id": "a", "agent_id": "bot-1", "events": [{"type": "tool_use", "name": "f", "args": {}}]}
 //! {"session_id": "b", "agent_id": "bot-2", "events": [{"type": "tool_use", "name": "g", "args": {}}]}
 //! "#;
-//! let input = InputFile { name: "s.jsonl", bytes: sessions, role: Role::Traces };
+//! let input = InputFile::new("s.jsonl", sessions, Role::Traces);
 //! let analysis = Analysis::new(&[input], &Options::default(), &mut |_| {});
 //! assert_eq!(analysis.report().summary.sessions, 2);
 //! let filter = Filter { agent: Some("bot-2".into()), ..Filter::default() };

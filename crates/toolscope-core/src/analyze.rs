@@ -13,7 +13,7 @@ use crate::diagnostic::Diagnostic;
 use crate::drift;
 use crate::formats::read_traces_reporting;
 use crate::formats::TraceFormat;
-use crate::input::{InputFile, Options, Role};
+use crate::input::{InputFile, Options, Role, MAX_FILE_BYTES};
 use crate::inputs::catalog::read_catalog_file;
 use crate::inputs::labels::{read_labels_file, Label};
 use crate::inputs::rules::{read_rules_file, Rules};
@@ -121,6 +121,25 @@ pub(crate) fn run(
             reason: None,
             counts: BTreeMap::new(),
         };
+        if input.is_too_large() {
+            let size = input.size.max(input.bytes.len() as u64);
+            let size = if size == u64::MAX {
+                "longer (it goes on past that)".to_string()
+            } else {
+                format!("{size} bytes ({})", byte_size(size))
+            };
+            diagnostics.push(Diagnostic::error(
+                input.name,
+                None,
+                format!(
+                    "toolscope reads files of up to {MAX_FILE_BYTES} bytes ({}); this one is {size}, \
+                     so it was not read",
+                    byte_size(MAX_FILE_BYTES)
+                ),
+            ));
+            summaries.push(summary);
+            continue;
+        }
         match input.role {
             Role::Traces => {
                 let mut within = |share: f64| {
@@ -242,6 +261,21 @@ fn role_rank(role: Role) -> u8 {
         Role::Traces => 2,
         Role::Labels => 3,
     }
+}
+
+/// A size in bytes as people read it: `1.5 GiB`, `900.0 MiB`, `12 bytes`.
+fn byte_size(bytes: u64) -> String {
+    const UNITS: [&str; 3] = ["KiB", "MiB", "GiB"];
+    if bytes < 1024 {
+        return format!("{bytes} bytes");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 /// Runs the checks on every session with the catalog that applies to it; returns each

@@ -20,15 +20,51 @@ pub enum Role {
     Labels,
 }
 
+/// The largest file an analysis reads, in bytes (1 GiB). Reading takes several times a file's
+/// size in memory, so this bounds what one input can cost; a larger file is not read, with an
+/// error that says so, and the other files are. Adapters check a file's size before reading it,
+/// so that a huge file (or an endless one, such as `/dev/zero`) is never read at all.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
 /// One input file: its name (for diagnostics), its bytes and its role.
 #[derive(Debug, Clone, Copy)]
 pub struct InputFile<'a> {
     /// The name the user knows it by.
     pub name: &'a str,
-    /// Its content.
+    /// Its content: all of it, or nothing for a file over [`MAX_FILE_BYTES`].
     pub bytes: &'a [u8],
     /// What it is for.
     pub role: Role,
+    /// Its size in bytes: at least the bytes given; more for a file not read because of its size.
+    pub size: u64,
+}
+
+impl<'a> InputFile<'a> {
+    /// A file read whole.
+    pub fn new(name: &'a str, bytes: &'a [u8], role: Role) -> Self {
+        InputFile {
+            name,
+            bytes,
+            role,
+            size: bytes.len() as u64,
+        }
+    }
+
+    /// A file of `size` bytes left unread because it is over [`MAX_FILE_BYTES`]; `u64::MAX` for a
+    /// stream (a pipe, `/dev/zero`) that went on past the limit, whose size is not known.
+    pub fn too_large(name: &'a str, size: u64, role: Role) -> Self {
+        InputFile {
+            name,
+            bytes: &[],
+            role,
+            size,
+        }
+    }
+
+    /// Whether the analysis leaves the file unread because of its size.
+    pub fn is_too_large(&self) -> bool {
+        self.size > MAX_FILE_BYTES || self.bytes.len() as u64 > MAX_FILE_BYTES
+    }
 }
 
 /// Settings of an analysis.

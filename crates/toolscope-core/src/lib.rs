@@ -10,8 +10,8 @@
 //! let calls = br#"[{"name": "lookup_order", "args": {}}, {"name": "refund_order", "args": {}}]"#;
 //! let report = analyze(
 //!     &[
-//!         InputFile { name: "tools.json", bytes: tools, role: Role::Catalog },
-//!         InputFile { name: "calls.json", bytes: calls, role: Role::Traces },
+//!         InputFile::new("tools.json", tools, Role::Catalog),
+//!         InputFile::new("calls.json", calls, Role::Traces),
 //!     ],
 //!     &Options::default(),
 //! );
@@ -40,7 +40,7 @@ mod role;
 pub use analysis::{Analysis, Filter, Progress, Stage};
 pub use analyze::analyze;
 pub use diagnostic::{Diagnostic, Severity};
-pub use input::{InputFile, Options, Role};
+pub use input::{InputFile, Options, Role, MAX_FILE_BYTES};
 pub use report::Report;
 pub use role::detect_role;
 

@@ -27,16 +27,8 @@ fn a_catalog_that_moved_on_is_listed_as_drift_from_the_tools_in_the_trace() {
     ]"#;
     let report = analyze(
         &[
-            InputFile {
-                name: "catalog.json",
-                bytes: catalog,
-                role: Role::Catalog,
-            },
-            InputFile {
-                name: "trace.json",
-                bytes: &trace,
-                role: Role::Traces,
-            },
+            InputFile::new("catalog.json", catalog, Role::Catalog),
+            InputFile::new("trace.json", &trace, Role::Traces),
         ],
         &Options::default(),
     );

@@ -180,11 +180,7 @@ fn the_same_conversation_gives_the_same_report_in_every_format() {
         let bytes = std::fs::read(&path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         // One file name for all, so session ids (named after the file) agree.
-        let input = InputFile {
-            name: "conversation.json",
-            bytes: &bytes,
-            role: Role::Traces,
-        };
+        let input = InputFile::new("conversation.json", &bytes, Role::Traces);
         let mut report = analyze(&[input], &Options::default());
         assert!(
             report.diagnostics.is_empty(),

@@ -9,7 +9,7 @@ use std::thread;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use toolscope_core::{analyze, InputFile, Options, Report, Role};
+use toolscope_core::{analyze, InputFile, Options, Report, Role, MAX_FILE_BYTES};
 
 /// Long enough that only a blow-up misses it.
 const DEADLINE: Duration = Duration::from_secs(60);
@@ -32,11 +32,7 @@ fn finishes<T: Send + 'static>(what: &str, work: impl FnOnce() -> T + Send + 'st
 fn analyze_files(files: Vec<(&'static str, Role, String)>) -> Report {
     let inputs: Vec<InputFile<'_>> = files
         .iter()
-        .map(|(name, role, text)| InputFile {
-            name,
-            bytes: text.as_bytes(),
-            role: *role,
-        })
+        .map(|(name, role, text)| InputFile::new(name, text.as_bytes(), *role))
         .collect();
     analyze(&inputs, &Options::default())
 }
@@ -151,5 +147,25 @@ fn did_you_mean_is_bounded_for_long_names_and_for_many_names() {
     assert!(
         suggested == 4_000 || warned,
         "{suggested} suggestions, no warning"
+    );
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_reported_and_the_others_are_read() {
+    let sessions = session_line("s", &[("f", json!({}))]);
+    let report = analyze(
+        &[
+            InputFile::too_large("huge.jsonl", MAX_FILE_BYTES + 5, Role::Traces),
+            InputFile::new("small.jsonl", sessions.as_bytes(), Role::Traces),
+        ],
+        &Options::default(),
+    );
+    assert_eq!(report.summary.sessions, 1);
+    let diagnostic = &report.diagnostics[0];
+    assert_eq!(diagnostic.file, "huge.jsonl");
+    assert_eq!(
+        diagnostic.message,
+        "toolscope reads files of up to 1073741824 bytes (1.0 GiB); this one is 1073741829 bytes \
+         (1.0 GiB), so it was not read"
     );
 }

@@ -442,16 +442,8 @@ fn ours(cases: &[Case]) -> Vec<Vec<Found>> {
     let calls = serde_json::to_vec(&calls).expect("serialises");
     let report = analyze(
         &[
-            InputFile {
-                name: "tools.json",
-                bytes: &catalog,
-                role: Role::Catalog,
-            },
-            InputFile {
-                name: "calls.json",
-                bytes: &calls,
-                role: Role::Traces,
-            },
+            InputFile::new("tools.json", &catalog, Role::Catalog),
+            InputFile::new("calls.json", &calls, Role::Traces),
         ],
         &Options::default(),
     );

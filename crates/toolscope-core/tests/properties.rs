@@ -282,7 +282,7 @@ proptest! {
         bytes in any_input(),
         role in prop::sample::select(ROLES.to_vec()),
     ) {
-        let inputs = [InputFile { name: "input.json", bytes: &bytes, role }];
+        let inputs = [InputFile::new("input.json", &bytes, role)];
         let report = analyze(&inputs, &Options::default());
         check_diagnostics(&report, &inputs);
     }
@@ -295,10 +295,10 @@ proptest! {
         labels in any_input(),
     ) {
         let inputs = [
-            InputFile { name: "traces.jsonl", bytes: &traces, role: Role::Traces },
-            InputFile { name: "tools.json", bytes: &catalog, role: Role::Catalog },
-            InputFile { name: "rules.json", bytes: &rules, role: Role::Rules },
-            InputFile { name: "labels.jsonl", bytes: &labels, role: Role::Labels },
+            InputFile::new("traces.jsonl", &traces, Role::Traces),
+            InputFile::new("tools.json", &catalog, Role::Catalog),
+            InputFile::new("rules.json", &rules, Role::Rules),
+            InputFile::new("labels.jsonl", &labels, Role::Labels),
         ];
         let report = analyze(&inputs, &Options::default());
         check_diagnostics(&report, &inputs);
@@ -324,8 +324,8 @@ proptest! {
             }
         }
         let inputs = [
-            InputFile { name: "sessions.jsonl", bytes: &sessions, role: Role::Traces },
-            InputFile { name: "labels.jsonl", bytes: &labels, role: Role::Labels },
+            InputFile::new("sessions.jsonl", &sessions, Role::Traces),
+            InputFile::new("labels.jsonl", &labels, Role::Labels),
         ];
         let report = analyze(&inputs, &Options::default());
         check_diagnostics(&report, &inputs);

@@ -104,11 +104,7 @@ fn python_reference(cases: &Value) -> Value {
 fn toolscope(cases: &Value) -> toolscope_core::Report {
     let bytes = cases.to_string();
     analyze(
-        &[InputFile {
-            name: "cases.json",
-            bytes: bytes.as_bytes(),
-            role: Role::Traces,
-        }],
+        &[InputFile::new("cases.json", bytes.as_bytes(), Role::Traces)],
         &Options::default(),
     )
 }

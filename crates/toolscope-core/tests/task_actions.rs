@@ -176,11 +176,7 @@ fn a_tau2_tasks_file_labels_every_trial_of_its_tasks() {
 fn filters_narrow_task_actions_to_a_tool_and_an_agent() {
     use toolscope_core::{Analysis, Filter, InputFile, Options};
     let bytes = read("formats/tau_bench/gpt-4o-airline.subset3.json");
-    let inputs = [InputFile {
-        name: "runs.json",
-        bytes: &bytes,
-        role: Role::Traces,
-    }];
+    let inputs = [InputFile::new("runs.json", &bytes, Role::Traces)];
     let analysis = Analysis::new(&inputs, &Options::default(), &mut |_| {});
     let whole = analysis.report().tasks.clone().unwrap();
     assert_eq!(whole.outcomes.len(), 3);

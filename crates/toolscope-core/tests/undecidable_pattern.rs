@@ -10,16 +10,8 @@ fn run(pattern: &str, value: &str) -> toolscope_core::Report {
     let (catalog, calls) = (catalog.to_string(), calls.to_string());
     analyze(
         &[
-            InputFile {
-                name: "tools.json",
-                bytes: catalog.as_bytes(),
-                role: Role::Catalog,
-            },
-            InputFile {
-                name: "calls.json",
-                bytes: calls.as_bytes(),
-                role: Role::Traces,
-            },
+            InputFile::new("tools.json", catalog.as_bytes(), Role::Catalog),
+            InputFile::new("calls.json", calls.as_bytes(), Role::Traces),
         ],
         &Options::default(),
     )

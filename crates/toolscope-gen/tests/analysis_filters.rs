@@ -11,26 +11,10 @@ use toolscope_gen::{generate, Config, Dataset};
 
 fn inputs(data: &Dataset) -> Vec<InputFile<'_>> {
     vec![
-        InputFile {
-            name: "labels.jsonl",
-            bytes: &data.labels,
-            role: Role::Labels,
-        },
-        InputFile {
-            name: "sessions.jsonl",
-            bytes: &data.sessions,
-            role: Role::Traces,
-        },
-        InputFile {
-            name: "rules.json",
-            bytes: data.rules.as_bytes(),
-            role: Role::Rules,
-        },
-        InputFile {
-            name: "tools.json",
-            bytes: data.tools.as_bytes(),
-            role: Role::Catalog,
-        },
+        InputFile::new("labels.jsonl", &data.labels, Role::Labels),
+        InputFile::new("sessions.jsonl", &data.sessions, Role::Traces),
+        InputFile::new("rules.json", data.rules.as_bytes(), Role::Rules),
+        InputFile::new("tools.json", data.tools.as_bytes(), Role::Catalog),
     ]
 }
 
@@ -194,11 +178,7 @@ fn reading_a_large_session_file_reports_progress_within_it() {
         size: toolscope_gen::Size::Sessions(2_500),
         ..Config::default()
     });
-    let input = InputFile {
-        name: "sessions.jsonl",
-        bytes: &data.sessions,
-        role: Role::Traces,
-    };
+    let input = InputFile::new("sessions.jsonl", &data.sessions, Role::Traces);
     let mut reading: Vec<u64> = Vec::new();
     Analysis::new(&[input], &Options::default(), &mut |p| {
         if p.stage == Stage::Reading {

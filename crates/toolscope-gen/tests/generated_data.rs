@@ -10,26 +10,10 @@ use toolscope_gen::{generate, Config, Dataset, Size};
 fn analyze_dataset(data: &Dataset, rules: &str) -> Report {
     analyze(
         &[
-            InputFile {
-                name: "tools.json",
-                bytes: data.tools.as_bytes(),
-                role: Role::Catalog,
-            },
-            InputFile {
-                name: "rules.json",
-                bytes: rules.as_bytes(),
-                role: Role::Rules,
-            },
-            InputFile {
-                name: "sessions.jsonl",
-                bytes: &data.sessions,
-                role: Role::Traces,
-            },
-            InputFile {
-                name: "labels.jsonl",
-                bytes: &data.labels,
-                role: Role::Labels,
-            },
+            InputFile::new("tools.json", data.tools.as_bytes(), Role::Catalog),
+            InputFile::new("rules.json", rules.as_bytes(), Role::Rules),
+            InputFile::new("sessions.jsonl", &data.sessions, Role::Traces),
+            InputFile::new("labels.jsonl", &data.labels, Role::Labels),
         ],
         &Options::default(),
     )

@@ -7,11 +7,7 @@ use toolscope_core::{analyze, InputFile, Options, Report, Role};
 
 pub fn check_as(bytes: &[u8], format: TraceFormat) {
     for forced in [Some(format), None] {
-        let inputs = [InputFile {
-            name: "traces.json",
-            bytes,
-            role: Role::Traces,
-        }];
+        let inputs = [InputFile::new("traces.json", bytes, Role::Traces)];
         let options = Options {
             format: forced,
             ..Options::default()

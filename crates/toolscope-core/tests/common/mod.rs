@@ -168,7 +168,7 @@ pub fn analyze_named(files: &[(&str, &[u8], toolscope_core::Role)]) -> toolscope
     use toolscope_core::{analyze, InputFile, Options};
     let inputs: Vec<InputFile<'_>> = files
         .iter()
-        .map(|&(name, bytes, role)| InputFile { name, bytes, role })
+        .map(|&(name, bytes, role)| InputFile::new(name, bytes, role))
         .collect();
     analyze(&inputs, &Options::default())
 }
