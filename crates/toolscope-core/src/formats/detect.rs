@@ -7,7 +7,8 @@
 //! run) cannot hide a file of good records, and a file mixing formats is read as its first
 //! recognisable record's format; the reader then reports each record that is not of it. When no
 //! record is recognised on its own, the parsed records are tried together with weak signals (a
-//! record that is only a message with a role). When nothing is recognised, one diagnostic lists
+//! record that is only a message with a role). A record over a megabyte is judged by its shape
+//! (`json::parse_shape`: its first items and values, never all of it in memory). When nothing is recognised, one diagnostic lists
 //! every format tried and what it looks for.
 
 use serde_json::Value;
@@ -15,7 +16,7 @@ use serde_json::Value;
 use super::exchange::first_bodies;
 use super::TraceFormat;
 use crate::diagnostic::Diagnostic;
-use crate::json::{parse_record, Layout, Split};
+use crate::json::{parse_record, parse_shape, Layout, Split};
 
 /// Most records detection looks at.
 const PROBE_RECORDS: usize = 64;
@@ -23,6 +24,10 @@ const PROBE_RECORDS: usize = 64;
 /// Detection reads no further record once this much record text has been parsed (a few large
 /// records, such as whole Inspect logs, are enough to decide).
 const PROBE_BYTES: usize = 16 << 20;
+
+/// Records longer than this are judged by their shape ([`parse_shape`]): at most a bounded
+/// number of values of them, so detecting a huge record costs no more memory than a small one.
+const SHAPE_FROM_BYTES: usize = 1 << 20;
 
 /// What detection sees of a file.
 pub(crate) struct Probe {
@@ -292,7 +297,14 @@ pub(super) fn detect(
         }
         examined += 1;
         parsed_bytes += record.text.len();
-        let value = match parse_record::<Value>(file, record, &mut scratch) {
+        // A large record is judged by its shape, never held whole here (the reader parses it
+        // once, after detection); one that is not plain JSON gets the lenient parse.
+        let parsed = if record.text.len() > SHAPE_FROM_BYTES {
+            parse_shape(record.text).or_else(|_| parse_record::<Value>(file, record, &mut scratch))
+        } else {
+            parse_record::<Value>(file, record, &mut scratch)
+        };
+        let value = match parsed {
             Ok(value) => value,
             Err(error) => {
                 errors.push(error);
@@ -416,5 +428,34 @@ mod tests {
         assert!(diagnostics[0]
             .message
             .starts_with("not a trace format toolscope reads"));
+    }
+
+    #[test]
+    fn a_record_over_a_megabyte_is_recognised_from_its_shape() {
+        // 3 MB of messages before and inside the one that says what the record is.
+        let filler: Vec<String> = (0..20_000)
+            .map(|index| {
+                format!(
+                    r#"{{"role": "user", "content": "message {index} {}"}}"#,
+                    "x".repeat(100)
+                )
+            })
+            .collect();
+        let text = format!(
+            r#"{{"model": "m", "messages": [{}, {{"role": "assistant", "tool_calls": [{{"id": "c", "type": "function", "function": {{"name": "f", "arguments": "{{}}"}}}}]}}]}}"#,
+            filler[..10].join(", ")
+        );
+        let padded = text.replacen(
+            "\"model\": \"m\"",
+            &format!("\"model\": \"m\", \"metadata\": [{}]", filler.join(", ")),
+            1,
+        );
+        assert!(padded.len() > SHAPE_FROM_BYTES);
+        let (detected, diagnostics) = detect_text(&padded);
+        assert_eq!(
+            detected.map(|(format, _)| format),
+            Some(TraceFormat::OpenaiChat)
+        );
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
     }
 }

@@ -20,6 +20,7 @@ mod locate;
 mod numbers;
 mod sanitise;
 mod scan;
+mod shape;
 mod split;
 
 #[cfg(test)]
@@ -29,6 +30,7 @@ use crate::diagnostic::Diagnostic;
 use serde::de::DeserializeOwned;
 
 pub use decode::decode_text;
+pub use shape::parse_shape;
 pub use split::split_records;
 
 /// The deepest nesting of arrays and objects a record may have; deeper records are left out with
