@@ -33,6 +33,11 @@ use crate::model::{Args, ErrorSource, Session};
 /// must not exhaust the page's memory).
 const MAX_ENTRY_BYTES: u64 = 256 * 1024 * 1024;
 
+/// The most a whole `.eval` archive may unpack to, as for any one file
+/// ([`crate::input::MAX_FILE_BYTES`]): many entries, each under the entry limit, must not add up
+/// to an unbounded read. Entries past it are left out, with one error naming how many.
+const MAX_ARCHIVE_BYTES: u64 = crate::input::MAX_FILE_BYTES;
+
 /// Whether a record is an Inspect `.json` log.
 pub(crate) fn is_log(value: &Value) -> bool {
     value
@@ -101,6 +106,16 @@ pub(crate) fn read_eval(
     bytes: &[u8],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Vec<Session>> {
+    read_eval_within(file, bytes, MAX_ARCHIVE_BYTES, diagnostics)
+}
+
+/// [`read_eval`], unpacking at most `max_archive_bytes` in all.
+fn read_eval_within(
+    file: &str,
+    bytes: &[u8],
+    max_archive_bytes: u64,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Vec<Session>> {
     let mut archive = match zip::ZipArchive::new(Cursor::new(bytes)) {
         Ok(archive) => archive,
         Err(error) => {
@@ -163,18 +178,34 @@ pub(crate) fn read_eval(
     }
     let mut sessions = Vec::new();
     let mut tool_lists = ToolLists::default();
-    for name in names {
+    let mut unpacked = 0u64;
+    let entry_count = names.len();
+    for (index, name) in names.into_iter().enumerate() {
         let entry_file = format!("{file}/{name}");
+        let left = max_archive_bytes - unpacked;
+        if left == 0 {
+            diagnostics.push(Diagnostic::error(
+                file,
+                None,
+                format!(
+                    "the archive unpacks to more than {max_archive_bytes} bytes; its last {} \
+                     samples are left out",
+                    entry_count - index
+                ),
+            ));
+            break;
+        }
         let mut raw = Vec::new();
         let read = archive
             .by_name(&name)
             .map_err(|error| error.to_string())
             .and_then(|entry| {
                 entry
-                    .take(MAX_ENTRY_BYTES + 1)
+                    .take(MAX_ENTRY_BYTES.min(left) + 1)
                     .read_to_end(&mut raw)
                     .map_err(|error| error.to_string())
             });
+        unpacked = (unpacked + raw.len() as u64).min(max_archive_bytes);
         if let Err(error) = read {
             diagnostics.push(Diagnostic::error(
                 file,
@@ -183,11 +214,18 @@ pub(crate) fn read_eval(
             ));
             continue;
         }
-        if raw.len() as u64 > MAX_ENTRY_BYTES {
+        if raw.len() as u64 > MAX_ENTRY_BYTES.min(left) {
             diagnostics.push(Diagnostic::error(
                 file,
                 None,
-                format!("{name}: larger than {MAX_ENTRY_BYTES} bytes unpacked; left out"),
+                if raw.len() as u64 > MAX_ENTRY_BYTES {
+                    format!("{name}: larger than {MAX_ENTRY_BYTES} bytes unpacked; left out")
+                } else {
+                    format!(
+                        "{name}: left out, the archive's samples unpack to more than \
+                         {max_archive_bytes} bytes together"
+                    )
+                },
             ));
             continue;
         }
@@ -353,5 +391,70 @@ fn resolve_attachments(value: &mut Value, attachments: &Map<String, Value>, dept
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    /// An archive of the fixture's header and its one sample under four names.
+    fn four_samples() -> (Vec<u8>, usize) {
+        let fixture = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/formats/inspect/log_formats.eval"
+        ))
+        .expect("the fixture");
+        let mut source = zip::ZipArchive::new(Cursor::new(fixture)).expect("a ZIP archive");
+        let mut entry = |name: &str| {
+            let mut bytes = Vec::new();
+            source
+                .by_name(name)
+                .expect("the entry")
+                .read_to_end(&mut bytes)
+                .expect("it unpacks");
+            bytes
+        };
+        let (header, sample) = (entry("header.json"), entry("samples/1_epoch_1.json"));
+        let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let options = zip::write::SimpleFileOptions::default();
+        writer.start_file("header.json", options).unwrap();
+        writer.write_all(&header).unwrap();
+        for epoch in 1..=4 {
+            writer
+                .start_file(format!("samples/1_epoch_{epoch}.json"), options)
+                .unwrap();
+            writer.write_all(&sample).unwrap();
+        }
+        (writer.finish().unwrap().into_inner(), sample.len())
+    }
+
+    #[test]
+    fn samples_past_the_archive_budget_are_left_out_and_counted() {
+        let (archive, sample_bytes) = four_samples();
+        let mut diagnostics = Vec::new();
+        let all = read_eval_within("a.eval", &archive, u64::MAX, &mut diagnostics).unwrap();
+        assert_eq!(all.len(), 4);
+        // Room for two samples and a half: the third is cut, the fourth never unpacked.
+        let budget = (sample_bytes * 5 / 2) as u64;
+        let mut diagnostics = Vec::new();
+        let read = read_eval_within("a.eval", &archive, budget, &mut diagnostics).unwrap();
+        assert_eq!(read.len(), 2);
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                format!(
+                    "samples/1_epoch_3.json: left out, the archive's samples unpack to more than \
+                     {budget} bytes together"
+                ),
+                format!(
+                    "the archive unpacks to more than {budget} bytes; its last 1 samples are left \
+                     out"
+                ),
+            ]
+        );
     }
 }
