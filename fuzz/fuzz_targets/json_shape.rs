@@ -1,6 +1,8 @@
 //! Any text through `json::parse_shape` (how detection sees a record over a megabyte) and through
-//! serde_json: both accept exactly the same texts, and where nothing is long enough to be cut
-//! (no array over 64 items, no string over 512 characters, few values) the shape is the value.
+//! serde_json: the shape accepts every text serde_json does, and more only where a number out of
+//! a float's range sits in a part it skips (skipping does not read numbers as floats; found by
+//! this target); where nothing is long enough to be cut (no array over 64 items, no string over
+//! 512 characters, few values) the shape is the value.
 
 #![no_main]
 
@@ -24,7 +26,13 @@ fuzz_target!(|bytes: &[u8]| {
     };
     let shape = parse_shape(text);
     let value = serde_json::from_str::<Value>(text);
-    assert_eq!(shape.is_ok(), value.is_ok(), "{shape:?} vs {value:?}");
+    match (&shape, &value) {
+        (Err(_), Ok(_)) => panic!("the shape refused JSON: {shape:?}"),
+        (Ok(_), Err(error)) => {
+            assert!(error.to_string().starts_with("number out of range"), "{error}")
+        }
+        _ => {}
+    }
     if let (Ok(shape), Ok(value)) = (shape, value) {
         if !is_cut(&value) && text.len() < 10_000 {
             assert_eq!(shape, value);
