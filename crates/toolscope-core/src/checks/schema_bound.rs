@@ -874,6 +874,19 @@ mod tests {
     }
 
     #[test]
+    fn the_same_schema_twice_at_one_value_side_by_side_is_not_a_loop() {
+        // The JSON Schema test suite's "infinite-loop-detection" case.
+        let schema = json!({
+            "$defs": {"int": {"type": "integer"}},
+            "allOf": [
+                {"properties": {"foo": {"$ref": "#/$defs/int"}}},
+                {"additionalProperties": {"$ref": "#/$defs/int"}},
+            ],
+        });
+        assert_eq!(assess(&schema, &json!({"foo": "a string"})), WITHIN);
+    }
+
+    #[test]
     fn recursion_through_the_arguments_is_not_a_loop() {
         let schema = json!({"type": "array", "items": {"$ref": "#"}});
         assert_eq!(assess(&schema, &json!([[[], [[]]], []])), WITHIN);
