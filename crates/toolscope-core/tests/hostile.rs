@@ -9,6 +9,7 @@ use std::thread;
 use std::time::Duration;
 
 use serde_json::{json, Value};
+use toolscope_core::checks::problem::ProblemKind;
 use toolscope_core::{analyze, InputFile, Options, Report, Role, MAX_FILE_BYTES};
 
 /// Long enough that only a blow-up misses it.
@@ -167,5 +168,93 @@ fn a_file_over_the_size_limit_is_reported_and_the_others_are_read() {
         diagnostic.message,
         "toolscope reads files of up to 1073741824 bytes (1.0 GiB); this one is 1073741829 bytes \
          (1.0 GiB), so it was not read"
+    );
+}
+
+/// A catalog of one tool, `lookup_order`, whose `order` argument has `order_schema` (with
+/// `defs` as the schema's `$defs`), and one call of it with `order`.
+fn one_call(defs: Value, order_schema: Value, order: Value) -> Report {
+    let catalog = json!({"lookup_order": {"type": "object", "$defs": defs,
+        "properties": {"order": order_schema}}});
+    let calls = [("lookup_order", json!({ "order": order }))];
+    finishes("schema check", move || {
+        analyze_files(vec![
+            ("tools.json", Role::Catalog, catalog.to_string()),
+            ("t.jsonl", Role::Traces, session_line("s", &calls)),
+        ])
+    })
+}
+
+/// (kind, message) of each problem.
+fn problem_lines(report: &Report) -> Vec<(ProblemKind, String)> {
+    (report.problems.iter())
+        .map(|problem| (problem.kind, problem.message.clone()))
+        .collect()
+}
+
+#[test]
+fn references_that_double_at_each_level_are_undecidable_not_a_hang() {
+    // 30 `$defs`, each an `anyOf` of two references to the next: deciding one number took 9 s,
+    // and listing why it fails ran out of memory.
+    let mut defs = serde_json::Map::new();
+    for level in 0..30 {
+        let next = json!({"$ref": format!("#/$defs/l{}", level + 1)});
+        defs.insert(format!("l{level}"), json!({"anyOf": [next.clone(), next]}));
+    }
+    defs.insert("l30".into(), json!({"type": "string"}));
+    let report = one_call(
+        Value::Object(defs),
+        json!({"$ref": "#/$defs/l0"}),
+        json!(1.5),
+    );
+    assert_eq!(
+        problem_lines(&report),
+        [(
+            ProblemKind::SchemaUndecidable,
+            "lookup_order: could not decide the schema for / (its references expand to more \
+             than 1,000,000 checks for these arguments)"
+                .to_string()
+        )]
+    );
+    assert_eq!(report.summary.undecidable_calls, 1);
+    assert_eq!(report.summary.problems, 0, "undecidable is not a failure");
+}
+
+#[test]
+fn a_recursive_schema_that_doubles_at_each_level_of_the_arguments_is_undecidable() {
+    // Each level of `{"c": {"c": ...}}` is checked twice over: listing the errors of 20 levels
+    // took 10 s, of 40 it ran out of memory.
+    let defs = json!({"node": {"type": "object", "required": ["id"], "properties": {
+        "c": {"anyOf": [{"$ref": "#/$defs/node"}, {"$ref": "#/$defs/node"}]}}}});
+    let order = (0..40).fold(json!({}), |inner, _| json!({ "c": inner }));
+    let report = one_call(defs, json!({"$ref": "#/$defs/node"}), order);
+    let kinds: Vec<ProblemKind> = report.problems.iter().map(|problem| problem.kind).collect();
+    assert_eq!(kinds, [ProblemKind::SchemaUndecidable]);
+}
+
+#[test]
+fn schemas_that_loop_at_one_value_are_undecidable_not_out_of_memory() {
+    // Six `$defs`, each `allOf` all six and a string: jsonschema cuts the loop only after
+    // going round it several times, and listing why [1] fails ran out of memory.
+    let refs: Vec<Value> = (0..6)
+        .map(|index| json!({"$ref": format!("#/$defs/a{index}")}))
+        .chain([json!({"type": "string"})])
+        .collect();
+    let defs: serde_json::Map<String, Value> = (0..6)
+        .map(|index| (format!("a{index}"), json!({ "allOf": refs })))
+        .collect();
+    let report = one_call(
+        Value::Object(defs),
+        json!({"$ref": "#/$defs/a0"}),
+        json!([1]),
+    );
+    assert_eq!(
+        problem_lines(&report),
+        [(
+            ProblemKind::SchemaUndecidable,
+            "lookup_order: could not decide the schema for /order (it refers back to itself \
+             there without descending into the arguments, which JSON Schema leaves undefined)"
+                .to_string()
+        )]
     );
 }

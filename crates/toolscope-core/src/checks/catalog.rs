@@ -1,10 +1,12 @@
-//! The catalog the checks use: each tool's schema compiled once into a validator.
+//! The catalog the checks use: each tool's schema compiled once into a validator, and when it
+//! has references, into the bound on its checks' work ([`SchemaBound`]).
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, PoisonError};
 
 use jsonschema::{PatternOptions, Validator};
 
+use super::schema_bound::SchemaBound;
 use super::suggest::{Budget, Suggester};
 use crate::diagnostic::Diagnostic;
 use crate::model::ToolDef;
@@ -19,6 +21,9 @@ pub struct CompiledTool {
     pub def: ToolDef,
     /// The compiled schema.
     pub validator: Option<Validator>,
+    /// The bound on checking one call, for a schema with references (None without: its checks
+    /// are bounded by its size and the arguments').
+    pub bound: Option<SchemaBound>,
 }
 
 /// Tools by name, compiled, with the suggestions for names not among them.
@@ -40,8 +45,14 @@ impl CompiledCatalog {
     ) -> Self {
         let mut compiled = BTreeMap::new();
         for def in tools {
-            let validator = match validator_for(&def.input_schema) {
-                Ok(validator) => Some(validator),
+            let checker = validator_for(&def.input_schema).and_then(|validator| {
+                let draft = draft_of(&def.input_schema);
+                let bound = SchemaBound::for_schema(&def.input_schema, draft)
+                    .map_err(|message| format!("its references cannot be followed: {message}"))?;
+                Ok((validator, bound))
+            });
+            let (validator, bound) = match checker {
+                Ok((validator, bound)) => (Some(validator), bound),
                 Err(message) => {
                     diagnostics.push(Diagnostic::error(
                         source,
@@ -51,7 +62,7 @@ impl CompiledCatalog {
                             def.name
                         ),
                     ));
-                    None
+                    (None, None)
                 }
             };
             compiled.insert(
@@ -59,6 +70,7 @@ impl CompiledCatalog {
                 CompiledTool {
                     def: def.clone(),
                     validator,
+                    bound,
                 },
             );
         }
@@ -121,7 +133,8 @@ pub fn validator_for(schema: &serde_json::Value) -> Result<Validator, String> {
         .map_err(|error| error.to_string())
 }
 
-fn draft_of(schema: &serde_json::Value) -> jsonschema::Draft {
+/// The draft `$schema` names, else 2020-12, as the seed reads it.
+pub(super) fn draft_of(schema: &serde_json::Value) -> jsonschema::Draft {
     use jsonschema::Draft;
     let uri = schema.get("$schema").and_then(|v| v.as_str()).unwrap_or("");
     if uri.contains("draft-04") {

@@ -8,6 +8,7 @@ pub mod order;
 pub mod problem;
 pub mod retry_after_error;
 pub mod schema;
+pub mod schema_bound;
 pub mod suggest;
 pub mod tool_errors;
 pub mod unhandled_error;

@@ -18,8 +18,9 @@ pub enum ProblemKind {
     RetryAfterError,
     /// An error result was followed by a reply instead of another call.
     UnhandledError,
-    /// A schema `pattern` could not be decided within the regex engine's bound: neither valid
-    /// nor invalid. Listed, but not counted as a failed call.
+    /// The schema check could not decide the call: a `pattern` exceeded the regex engine's
+    /// bound, or the schema's references would take more work than the bound on one call
+    /// (see `schema_bound`). Neither valid nor invalid: listed, but not counted as a failed call.
     SchemaUndecidable,
 }
 

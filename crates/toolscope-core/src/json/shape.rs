@@ -164,8 +164,14 @@ mod tests {
         items.push("1e400");
         let text = format!("[{}]", items.join(", "));
         assert!(serde_json::from_str::<Value>(&text).is_err());
-        assert_eq!(parse_shape(&text).unwrap().as_array().unwrap().len(), SHAPE_ITEMS);
-        assert!(parse_shape("[1e400]").is_err(), "where it is read, it is refused as before");
+        assert_eq!(
+            parse_shape(&text).unwrap().as_array().unwrap().len(),
+            SHAPE_ITEMS
+        );
+        assert!(
+            parse_shape("[1e400]").is_err(),
+            "where it is read, it is refused as before"
+        );
     }
 
     #[test]
