@@ -441,3 +441,34 @@ fn a_file_of_records_that_all_hold_nothing_is_an_error() {
         ]
     );
 }
+
+#[test]
+fn an_empty_file_or_array_says_it_holds_no_sessions() {
+    for (text, said) in [
+        ("", "file is empty"),
+        ("  \n", "file is empty"),
+        (
+            "[]",
+            "the file holds no records (an empty array): no sessions to read",
+        ),
+        (
+            "[ ]\n",
+            "the file holds no records (an empty array): no sessions to read",
+        ),
+    ] {
+        let report = toolscope_core::analyze(
+            &[toolscope_core::InputFile::new(
+                "t.json",
+                text.as_bytes(),
+                toolscope_core::Role::Traces,
+            )],
+            &toolscope_core::Options::default(),
+        );
+        let messages: Vec<&str> = report
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(messages, [said], "{text:?}");
+    }
+}

@@ -204,6 +204,20 @@ pub fn read_traces_reporting(
     let before = diagnostics.len();
     let text = decode_text(file, bytes, diagnostics);
     let split = split_records(file, &text, diagnostics);
+    if split.records.is_empty() && diagnostics.len() == before {
+        // Said, so that an empty export is not mistaken for an agent that made no calls.
+        let what = if text.trim().is_empty() {
+            "is empty"
+        } else {
+            "holds no records (an empty array)"
+        };
+        diagnostics.push(Diagnostic::warning(
+            file,
+            None,
+            format!("the file {what}: no sessions to read"),
+        ));
+        return TraceRead::default();
+    }
     let detected = match format {
         Some(format) => Some((format, "chosen by the user".to_string())),
         None => detect::detect(file, &split, diagnostics),
