@@ -9,6 +9,8 @@
 //! lacks does not). An empty comparison matches. Values compare with Python's equality after a
 //! string holding a JSON object or array is decoded (τ²'s `_normalize_action_arg_value`).
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -102,21 +104,31 @@ pub fn summarize_tasks(outcomes: Vec<TaskOutcome>) -> TaskActions {
     }
 }
 
+/// A call's 1-based step and its arguments.
+type StepArgs<'a> = (usize, &'a Map<String, Value>);
+
 /// Checks a session against a task label.
 pub fn score_task(label: &TaskLabel, session: &Session, task_id: Option<&str>) -> TaskOutcome {
+    // Each action is compared only with the calls of its tool (steps in order), not every call.
+    let mut calls_by_tool: HashMap<&str, Vec<StepArgs<'_>>> = HashMap::new();
+    for (index, call) in session.calls().enumerate() {
+        if let Some(args) = call.args.json().and_then(Value::as_object) {
+            calls_by_tool
+                .entry(call.name.as_str())
+                .or_default()
+                .push((index + 1, args));
+        }
+    }
     let actions = label
         .actions
         .iter()
         .map(|action| {
-            let step = session
-                .calls()
-                .position(|call| {
-                    call.args
-                        .json()
-                        .and_then(Value::as_object)
-                        .is_some_and(|args| action_matches(action, &call.name, args))
-                })
-                .map(|index| index + 1);
+            let step = calls_by_tool
+                .get(action.name.as_str())
+                .into_iter()
+                .flatten()
+                .find(|(_, args)| action_matches(action, &action.name, args))
+                .map(|&(step, _)| step);
             ActionCheck {
                 action_id: action.action_id.clone(),
                 name: action.name.clone(),
