@@ -239,16 +239,7 @@ mod tests {
 
     #[test]
     fn references_nested_past_the_bound_are_undecidable() {
-        let depth = 1_100;
-        let mut defs = Map::new();
-        for level in 0..depth {
-            defs.insert(
-                format!("l{level}"),
-                json!({"$ref": format!("#/$defs/l{}", level + 1)}),
-            );
-        }
-        defs.insert(format!("l{depth}"), json!({"type": "string"}));
-        let schema = json!({"$defs": defs, "$ref": "#/$defs/l0"});
+        let schema = super::super::schema_bound::chain_of_refs(1_100);
         let found = problems(&schema, &json!(1));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].kind, ProblemKind::SchemaUndecidable);

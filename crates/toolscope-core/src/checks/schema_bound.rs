@@ -660,6 +660,20 @@ fn is_draft_2020_or_later(draft: Draft) -> bool {
     !is_draft_before_2019(draft) && draft != Draft::Draft201909
 }
 
+/// A schema whose `$defs` refer each to the next, `depth` deep, ending in `{"type": "string"}`.
+#[cfg(test)]
+pub(crate) fn chain_of_refs(depth: usize) -> Value {
+    let mut defs = serde_json::Map::new();
+    for level in 0..depth {
+        defs.insert(
+            format!("l{level}"),
+            serde_json::json!({"$ref": format!("#/$defs/l{}", level + 1)}),
+        );
+    }
+    defs.insert(format!("l{depth}"), serde_json::json!({"type": "string"}));
+    serde_json::json!({"$defs": defs, "$ref": "#/$defs/l0"})
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{json, Map, Value};
@@ -909,16 +923,7 @@ mod tests {
 
     #[test]
     fn a_chain_of_references_deeper_than_the_nesting_bound_is_too_deep() {
-        let depth = MAX_NESTING + 10;
-        let mut defs = Map::new();
-        for level in 0..depth {
-            defs.insert(
-                format!("l{level}"),
-                json!({"$ref": format!("#/$defs/l{}", level + 1)}),
-            );
-        }
-        defs.insert(format!("l{depth}"), json!({"type": "string"}));
-        let schema = json!({"$defs": defs, "$ref": "#/$defs/l0"});
+        let schema = super::chain_of_refs(MAX_NESTING + 10);
         assert_eq!(assess(&schema, &json!(1)), Assessment::TooDeep);
     }
 
