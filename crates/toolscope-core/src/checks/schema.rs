@@ -130,7 +130,7 @@ fn grouped(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::{json, Map, Value};
+    use serde_json::{json, Value};
 
     use super::check;
     use crate::checks::catalog::CompiledCatalog;
@@ -162,16 +162,7 @@ mod tests {
             .collect()
     }
 
-    /// `$defs` l0..l{depth}, each `anyOf` two references to the next.
-    fn doubling_defs(depth: usize) -> Value {
-        let mut defs = Map::new();
-        for level in 0..depth {
-            let next = json!({"$ref": format!("#/$defs/l{}", level + 1)});
-            defs.insert(format!("l{level}"), json!({"anyOf": [next.clone(), next]}));
-        }
-        defs.insert(format!("l{depth}"), json!({"type": "string"}));
-        json!({"$defs": defs, "$ref": "#/$defs/l0"})
-    }
+    use super::super::schema_bound::doubling_defs;
 
     #[test]
     fn calls_within_the_bound_get_the_validators_errors_unchanged() {

@@ -660,6 +660,21 @@ fn is_draft_2020_or_later(draft: Draft) -> bool {
     !is_draft_before_2019(draft) && draft != Draft::Draft201909
 }
 
+/// `$defs` l0..l{depth}, each `anyOf` two references to the next: 2^depth paths.
+#[cfg(test)]
+pub(crate) fn doubling_defs(depth: usize) -> Value {
+    let mut defs = serde_json::Map::new();
+    for level in 0..depth {
+        let next = serde_json::json!({"$ref": format!("#/$defs/l{}", level + 1)});
+        defs.insert(
+            format!("l{level}"),
+            serde_json::json!({"anyOf": [next.clone(), next]}),
+        );
+    }
+    defs.insert(format!("l{depth}"), serde_json::json!({"type": "string"}));
+    serde_json::json!({"$defs": defs, "$ref": "#/$defs/l0"})
+}
+
 /// A schema whose `$defs` refer each to the next, `depth` deep, ending in `{"type": "string"}`.
 #[cfg(test)]
 pub(crate) fn chain_of_refs(depth: usize) -> Value {
@@ -694,16 +709,7 @@ mod tests {
         can_list_errors: true,
     };
 
-    /// `$defs` l0..l{depth}, each `anyOf` two references to the next: 2^depth paths.
-    fn doubling_defs(depth: usize) -> Value {
-        let mut defs = Map::new();
-        for level in 0..depth {
-            let next = json!({"$ref": format!("#/$defs/l{}", level + 1)});
-            defs.insert(format!("l{level}"), json!({"anyOf": [next.clone(), next]}));
-        }
-        defs.insert(format!("l{depth}"), json!({"type": "string"}));
-        json!({"$defs": defs, "$ref": "#/$defs/l0"})
-    }
+    use super::doubling_defs;
 
     /// `{"c": {"c": ... {}}}`, `depth` levels.
     fn nested(depth: usize) -> Value {
