@@ -36,6 +36,7 @@ pub mod metrics;
 pub mod model;
 pub mod report;
 mod role;
+pub mod share;
 
 pub use analysis::{Analysis, Filter, Progress, Stage};
 pub use analyze::analyze;
