@@ -4,15 +4,15 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::Array;
+use js_sys::{Array, ArrayBuffer, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, BlobPropertyBag, MessageEvent, Url, Worker};
 
 use crate::protocol::{Reply, Request};
 
-/// What the page does with each reply.
-pub type OnReply = Rc<dyn Fn(Reply)>;
+/// What the page does with each reply and the bytes posted beside it (none for most replies).
+pub type OnReply = Rc<dyn Fn(Reply, Vec<Uint8Array>)>;
 
 struct Running {
     worker: Worker,
@@ -79,14 +79,26 @@ impl WorkerClient {
         let worker = match new_worker() {
             Ok(worker) => worker,
             Err(message) => {
-                (self.on_reply)(Reply::Failed { job: 0, message });
+                (self.on_reply)(Reply::Failed { job: 0, message }, Vec::new());
                 return;
             }
         };
         let running = Rc::downgrade(&self.running);
         let on_reply = self.on_reply.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            let Some(text) = event.data().as_string() else {
+            // A reply is a JSON string, or [string, [ArrayBuffer…]] when it carries bytes.
+            let data = event.data();
+            let (text, buffers) = if let Some(text) = data.as_string() {
+                (text, Vec::new())
+            } else if Array::is_array(&data) {
+                let parts = Array::from(&data);
+                let buffers = Array::from(&parts.get(1))
+                    .iter()
+                    .filter_map(|buffer| buffer.dyn_into::<ArrayBuffer>().ok())
+                    .map(|buffer| Uint8Array::new(&buffer))
+                    .collect();
+                (parts.get(0).as_string().unwrap_or_default(), buffers)
+            } else {
                 return;
             };
             let reply = match serde_json::from_str::<Reply>(&text) {
@@ -107,15 +119,18 @@ impl WorkerClient {
                 }
                 return;
             }
-            on_reply(reply);
+            on_reply(reply, buffers);
         });
         let on_reply = self.on_reply.clone();
         let on_error =
             Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
-                on_reply(Reply::Failed {
-                    job: 0,
-                    message: format!("the engine stopped: {}", event.message()),
-                });
+                on_reply(
+                    Reply::Failed {
+                        job: 0,
+                        message: format!("the engine stopped: {}", event.message()),
+                    },
+                    Vec::new(),
+                );
             });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -150,7 +165,7 @@ fn new_worker() -> Result<Worker, String> {
         .map_err(|_| "bad base URL")?
         .href();
     let source = format!(
-        "importScripts({});wasm_bindgen({});",
+        "importScripts({});wasm_bindgen({{module_or_path:{}}});",
         serde_json::to_string(&script).expect("strings serialise"),
         serde_json::to_string(&wasm).expect("strings serialise")
     );

@@ -6,11 +6,15 @@ mod client;
 pub mod components;
 mod download;
 mod format;
+mod opener;
 pub mod protocol;
+mod random;
+mod remote;
 pub mod route;
 mod state;
 mod url;
 pub mod worker;
+mod worker_share;
 
 #[cfg(test)]
 mod security_tests;

@@ -1,6 +1,7 @@
 //! The messages between the page and the engine's Web Worker. Each message is a JSON string;
 //! a request that carries files posts them beside it as an array of `Blob`s (not copied: the
-//! worker reads them itself, off the UI thread).
+//! worker reads them itself, off the UI thread), and a reply that carries bytes (files unpacked
+//! from a link, a sealed file) posts them beside it as an array of `ArrayBuffer`s, transferred.
 
 use serde::{Deserialize, Serialize};
 use toolscope_core::{Filter, Options, Progress, Role};
@@ -29,6 +30,41 @@ pub enum Request {
     Filter { job: u32, filter: Filter },
     /// Send one session's events.
     Session { job: u32, session_id: String },
+    /// Unpack the inputs a data link carries (the value after `data=`).
+    OpenData { job: u32, value: String },
+    /// Check and open downloaded files (one blob each): digests, sealed files with `key`.
+    OpenHosted {
+        job: u32,
+        files: Vec<HostedFile>,
+        key: Option<String>,
+    },
+    /// Pack the files (one blob each) into a data link's value.
+    Pack {
+        job: u32,
+        files: Vec<FileSpec>,
+        options: Options,
+    },
+    /// Seal the files (one blob each) under `key` (base64url) with `nonce` (12 fresh bytes).
+    Seal {
+        job: u32,
+        files: Vec<FileSpec>,
+        options: Options,
+        key: String,
+        nonce: [u8; 12],
+    },
+}
+
+/// A downloaded file handed to the worker; its bytes travel as the `Blob` at the same index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HostedFile {
+    /// The name shown (from the URL or the manifest).
+    pub name: String,
+    /// Where it came from, for messages.
+    pub url: String,
+    /// The role the link or manifest names.
+    pub role: Option<Role>,
+    /// The SHA-256 the link or manifest pins.
+    pub sha256: Option<String>,
 }
 
 /// A file's role as used, with why.
@@ -46,6 +82,8 @@ pub struct RoleUsed {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "step", rename_all = "snake_case")]
 pub enum Step {
+    /// Downloading hosted files (`total` 0 while unknown).
+    Downloading { done: u64, total: u64 },
     /// Copying the files' bytes into the engine (`done`/`total` in bytes).
     Loading { done: u64, total: u64 },
     /// The engine at work.
@@ -81,4 +119,21 @@ pub enum Reply {
     },
     /// The job could not run (a file could not be read).
     Failed { job: u32, message: String },
+    /// Files opened from a link or download, their bytes posted beside in the same order, with
+    /// the options they carry and what could not be opened.
+    Opened {
+        job: u32,
+        files: Vec<FileSpec>,
+        options: Option<Options>,
+        errors: Vec<String>,
+    },
+    /// A data link's value, or None when the files could never fit in a link (`packed_bytes`
+    /// is the size of the uncompressed container).
+    Packed {
+        job: u32,
+        value: Option<String>,
+        packed_bytes: u64,
+    },
+    /// The sealed file's bytes, posted beside.
+    Sealed { job: u32 },
 }

@@ -4,6 +4,7 @@
 //! reaches a server.
 
 use toolscope_core::checks::problem::ProblemKind;
+use toolscope_core::share::fragment::{self, SharedSource};
 use toolscope_core::Filter;
 
 /// The views of the report.
@@ -84,12 +85,18 @@ pub struct Route {
     pub scale: Scale,
     /// Whether the built-in demo data is loaded (so a reload loads it again).
     pub is_demo: bool,
+    /// Where the data is when it came from a link (the data itself, or hosted files), so a
+    /// reload or a copied link opens it again. Cleared when the user changes the files.
+    pub shared: Option<SharedSource>,
 }
 
 impl Route {
     /// Reads a fragment (with or without the leading `#`); unknown keys and values are ignored.
     pub fn parse(fragment: &str) -> Route {
-        let mut route = Route::default();
+        let mut route = Route {
+            shared: fragment::parse(fragment),
+            ..Route::default()
+        };
         let text = fragment.strip_prefix('#').unwrap_or(fragment);
         for (key, value) in form_urlencoded::parse(text.as_bytes()) {
             let value = value.into_owned();
@@ -121,6 +128,11 @@ impl Route {
     /// The fragment for this route, with the leading `#`; defaults are left out.
     pub fn to_fragment(&self) -> String {
         let mut out = form_urlencoded::Serializer::new(String::new());
+        if let Some(shared) = &self.shared {
+            for (key, value) in fragment::pairs(shared) {
+                out.append_pair(key, &value);
+            }
+        }
         if self.view != View::Overview {
             out.append_pair("view", self.view.as_str());
         }
@@ -172,8 +184,34 @@ mod tests {
             cell: Some(("lookup_order".into(), "none".into())),
             scale: Scale::RowShares,
             is_demo: true,
+            shared: None,
         };
         assert_eq!(Route::parse(&route.to_fragment()), route);
+    }
+
+    #[test]
+    fn where_the_data_is_survives_beside_the_view() {
+        use toolscope_core::share::fragment::HostedSource;
+        for shared in [
+            SharedSource::Data("1.abc-_".into()),
+            SharedSource::Hosted {
+                sources: vec![HostedSource {
+                    url: "data/run.tsenc".into(),
+                    sha256: Some("0".repeat(64)),
+                    role: None,
+                }],
+                key: Some("k".repeat(43)),
+            },
+        ] {
+            let route = Route {
+                view: View::Selection,
+                cell: Some(("a".into(), "b".into())),
+                shared: Some(shared),
+                ..Route::default()
+            };
+            let fragment = route.to_fragment();
+            assert_eq!(Route::parse(&fragment), route, "{fragment}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use js_sys::Uint8Array;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use toolscope_core::model::Session;
@@ -11,8 +12,36 @@ use toolscope_core::{Options, Report, Role};
 use web_sys::Blob;
 
 use crate::client::WorkerClient;
-use crate::protocol::{FileSpec, Reply, Request, RoleUsed, Step};
+use crate::protocol::{FileSpec, HostedFile, Reply, Request, RoleUsed, Step};
 use crate::route::Route;
+
+/// The job number of sharing requests (packing, sealing): their replies go to the share dialog
+/// and their progress never replaces the report's status.
+pub const SHARE_JOB: u32 = u32::MAX;
+
+/// What the share dialog has from the worker.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum ShareStatus {
+    /// Nothing asked yet.
+    #[default]
+    Idle,
+    /// The worker is packing or sealing.
+    Working,
+    /// A data link's value (`data=` … ), or None when the files can never fit in a link.
+    Packed {
+        /// The value, when it was made.
+        value: Option<String>,
+        /// The uncompressed size of the inputs.
+        packed_bytes: u64,
+    },
+    /// A sealed file was downloaded; its key (kept only here, in memory).
+    Sealed {
+        /// The key, as it goes in the link.
+        key: String,
+    },
+    /// Sharing failed.
+    Failed(String),
+}
 
 /// A file the user gave (or the demo's).
 #[derive(Clone)]
@@ -75,7 +104,16 @@ pub struct AppState {
     pub session: RwSignal<Option<Arc<SessionDetail>>>,
     /// The analysis options.
     pub options: RwSignal<Options>,
+    /// What went wrong opening a link, a hosted file or a message from another page (the rest
+    /// still loads).
+    pub load_errors: RwSignal<Vec<String>>,
+    /// The report's title, from a manifest or the page that opened this one.
+    pub title: RwSignal<Option<String>>,
+    /// The share dialog's state.
+    pub share: RwSignal<ShareStatus>,
     client: StoredValue<Option<WorkerClient>, LocalStorage>,
+    /// The key of the file being sealed, until it is shown in the dialog.
+    sealing_key: StoredValue<Option<String>>,
     job: StoredValue<u32>,
     next_key: StoredValue<u32>,
 }
@@ -93,32 +131,34 @@ impl AppState {
             route: RwSignal::new(route),
             session: RwSignal::new(None),
             options: RwSignal::new(Options::default()),
+            load_errors: RwSignal::new(Vec::new()),
+            title: RwSignal::new(None),
+            share: RwSignal::new(ShareStatus::Idle),
             client: StoredValue::new_local(None),
+            sealing_key: StoredValue::new(None),
             job: StoredValue::new(0),
             next_key: StoredValue::new(0),
         };
-        let client = WorkerClient::new(std::rc::Rc::new(move |reply| state.on_reply(reply)));
+        let client = WorkerClient::new(std::rc::Rc::new(move |reply, bytes| {
+            state.on_reply(reply, bytes)
+        }));
         state.client.set_value(Some(client));
         state
     }
 
-    /// Adds files (keeping those already there) and analyses the whole set again.
+    /// Adds files the user gave (keeping those already there) and analyses the whole set again.
+    /// The files no longer are what a link carried, so the link's source is forgotten.
     pub fn add_files(&self, added: Vec<(String, Blob)>) {
         if added.is_empty() {
             return;
         }
+        self.forget_link();
         let mut files = self.files.get_untracked();
-        for (name, blob) in added {
-            let key = self.next_key.get_value();
-            self.next_key.set_value(key + 1);
-            files.push(LoadedFile {
-                key,
-                name,
-                size: blob.size() as u64,
-                blob: SendWrapper::new(blob),
-                role: None,
-            });
-        }
+        files.extend(
+            added
+                .into_iter()
+                .map(|(name, blob)| self.loaded(name, None, blob)),
+        );
         self.files.set(files);
         self.analyze();
     }
@@ -129,22 +169,163 @@ impl AppState {
         self.add_files(files);
     }
 
+    /// Replaces every file with files from a link, a download or another page (with the roles
+    /// and options they carry) and analyses them; the route's source of the data is kept.
+    pub fn open_files(&self, files: Vec<(String, Option<Role>, Blob)>, options: Option<Options>) {
+        if let Some(options) = options {
+            self.options.set(options);
+        }
+        let files = files
+            .into_iter()
+            .map(|(name, role, blob)| self.loaded(name, role, blob))
+            .collect();
+        self.files.set(files);
+        self.analyze();
+    }
+
     /// Removes one file and analyses the rest.
     pub fn remove_file(&self, key: u32) {
+        self.forget_link();
         self.files
             .update(|files| files.retain(|file| file.key != key));
-        self.route.update(|route| route.is_demo = false);
         self.analyze();
     }
 
     /// Sets (or, with None, clears) the role the user chose for a file.
     pub fn set_role(&self, key: u32, role: Option<Role>) {
+        self.forget_link();
         self.files.update(|files| {
             if let Some(file) = files.iter_mut().find(|file| file.key == key) {
                 file.role = role;
             }
         });
         self.analyze();
+    }
+
+    /// Opens the inputs a data link carries (unpacked in the worker).
+    pub fn open_data(&self, value: String) {
+        let job = self.next_job();
+        self.status.set(Status::Running(None));
+        self.send(&Request::OpenData { job, value }, &[]);
+    }
+
+    /// Starts a download job: the number to pass to [`AppState::is_current`] and
+    /// [`AppState::open_hosted`].
+    pub fn start_download(&self) -> u32 {
+        self.load_errors.set(Vec::new());
+        let job = self.next_job();
+        self.status.set(Status::Running(None));
+        job
+    }
+
+    /// Whether `job` is still the job the page waits for (not cancelled or replaced).
+    pub fn is_current(&self, job: u32) -> bool {
+        self.job.get_value() == job
+    }
+
+    /// Shows a download's progress.
+    pub fn show_download(&self, job: u32, done: u64, total: u64) {
+        if self.is_current(job) {
+            self.status
+                .set(Status::Running(Some(Step::Downloading { done, total })));
+        }
+    }
+
+    /// Hands downloaded files to the worker to check and open (digests, sealed files).
+    pub fn open_hosted(&self, job: u32, files: Vec<(HostedFile, Blob)>, key: Option<String>) {
+        if !self.is_current(job) {
+            return;
+        }
+        let (specs, blobs): (Vec<HostedFile>, Vec<Blob>) = files.into_iter().unzip();
+        self.send(
+            &Request::OpenHosted {
+                job,
+                files: specs,
+                key,
+            },
+            &blobs,
+        );
+    }
+
+    /// Asks the worker for a data link's value for the current files.
+    pub fn request_pack(&self) {
+        let (files, blobs) = self.specs_and_blobs();
+        self.share.set(ShareStatus::Working);
+        self.send(
+            &Request::Pack {
+                job: SHARE_JOB,
+                files,
+                options: self.options.get_untracked(),
+            },
+            &blobs,
+        );
+    }
+
+    /// Asks the worker to seal the current files under a fresh key; the file is downloaded when
+    /// it is ready.
+    pub fn request_seal(&self) {
+        let mut random = [0u8; 44];
+        if let Err(message) = crate::random::fill(&mut random) {
+            self.share.set(ShareStatus::Failed(message));
+            return;
+        }
+        let mut key = [0u8; 32];
+        key.copy_from_slice(&random[..32]);
+        let mut nonce = [0u8; 12];
+        nonce.copy_from_slice(&random[32..]);
+        let key = toolscope_core::share::sealed::ShareKey::from_bytes(key).to_text();
+        let (files, blobs) = self.specs_and_blobs();
+        self.sealing_key.set_value(Some(key.clone()));
+        self.share.set(ShareStatus::Working);
+        self.send(
+            &Request::Seal {
+                job: SHARE_JOB,
+                files,
+                options: self.options.get_untracked(),
+                key,
+                nonce,
+            },
+            &blobs,
+        );
+    }
+
+    fn specs_and_blobs(&self) -> (Vec<FileSpec>, Vec<Blob>) {
+        self.files.with_untracked(|files| {
+            files
+                .iter()
+                .map(|file| {
+                    (
+                        FileSpec {
+                            name: file.name.clone(),
+                            role: file.role,
+                        },
+                        (*file.blob).clone(),
+                    )
+                })
+                .unzip()
+        })
+    }
+
+    fn loaded(&self, name: String, role: Option<Role>, blob: Blob) -> LoadedFile {
+        let key = self.next_key.get_value();
+        self.next_key.set_value(key + 1);
+        LoadedFile {
+            key,
+            name,
+            size: blob.size() as u64,
+            blob: SendWrapper::new(blob),
+            role,
+        }
+    }
+
+    fn forget_link(&self) {
+        self.route.update(|route| {
+            route.is_demo = false;
+            route.shared = None;
+        });
+        self.title.set(None);
+        self.load_errors.set(Vec::new());
+        self.share.set(ShareStatus::Idle);
     }
 
     /// Starts a new analysis of the current files.
@@ -160,14 +341,8 @@ impl AppState {
             return;
         }
         let job = self.next_job();
-        let specs = files
-            .iter()
-            .map(|file| FileSpec {
-                name: file.name.clone(),
-                role: file.role,
-            })
-            .collect();
-        let blobs: Vec<Blob> = files.iter().map(|file| (*file.blob).clone()).collect();
+        let (specs, blobs) = self.specs_and_blobs();
+        self.share.set(ShareStatus::Idle);
         self.status.set(Status::Running(None));
         self.send(
             &Request::Analyze {
@@ -246,9 +421,49 @@ impl AppState {
         });
     }
 
-    fn on_reply(&self, reply: Reply) {
+    fn on_reply(&self, reply: Reply, bytes: Vec<Uint8Array>) {
         let current = self.job.get_value();
         match reply {
+            Reply::Opened {
+                job,
+                files,
+                options,
+                errors,
+            } if job == current => {
+                self.load_errors.update(|shown| shown.extend(errors));
+                if files.is_empty() {
+                    self.status.set(Status::Failed(
+                        "Nothing could be opened from this link: see why above.".into(),
+                    ));
+                    return;
+                }
+                let files = files
+                    .into_iter()
+                    .zip(bytes)
+                    .map(|(file, bytes)| (file.name, file.role, to_blob(&bytes)))
+                    .collect();
+                self.open_files(files, options);
+            }
+            Reply::Packed {
+                value,
+                packed_bytes,
+                ..
+            } => self.share.set(ShareStatus::Packed {
+                value,
+                packed_bytes,
+            }),
+            Reply::Sealed { .. } => {
+                let key = self.sealing_key.try_update_value(Option::take).flatten();
+                let (Some(key), Some(bytes)) = (key, bytes.first()) else {
+                    return;
+                };
+                crate::download::save(
+                    "toolscope-report.tsenc",
+                    "application/octet-stream",
+                    &bytes.to_vec(),
+                );
+                self.share.set(ShareStatus::Sealed { key });
+            }
             Reply::Ready => {}
             Reply::Progress { job, step } if job == current => {
                 self.status.set(Status::Running(Some(step)));
@@ -296,6 +511,9 @@ impl AppState {
                     session,
                 })));
             }
+            Reply::Failed { job, message } if job == SHARE_JOB => {
+                self.share.set(ShareStatus::Failed(message))
+            }
             Reply::Failed { job, message } if job == current || job == 0 => self.fail(message),
             // A reply to a job that has been replaced or cancelled.
             _ => {}
@@ -305,4 +523,10 @@ impl AppState {
     fn fail(&self, message: String) {
         self.status.set(Status::Failed(message));
     }
+}
+
+/// A blob holding a copy of `bytes`.
+fn to_blob(bytes: &Uint8Array) -> Blob {
+    let parts = js_sys::Array::of1(bytes);
+    Blob::new_with_u8_array_sequence(&parts).expect("a blob from bytes")
 }

@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Blob, DedicatedWorkerGlobalScope, FileReaderSync, MessageEvent};
 
 use crate::protocol::{FileSpec, Reply, Request, RoleUsed, Step};
+use crate::worker_share::{self, Posted};
 
 /// Files are copied into the engine in slices of this many bytes, so loading shows progress.
 const SLICE_BYTES: u64 = 8 << 20;
@@ -30,7 +31,11 @@ pub fn start() {
         let blobs = Array::from(&data.get(1));
         let mut send = |reply: Reply| post(&replies, &reply);
         match serde_json::from_str::<Request>(&text) {
-            Ok(request) => handle(request, &blobs, &mut send),
+            Ok(request) => {
+                if let Some(posted) = handle(request, &blobs, &mut send) {
+                    post_with_bytes(&replies, posted);
+                }
+            }
             Err(error) => send(Reply::Failed {
                 job: 0,
                 message: format!("the page sent a request the worker does not understand: {error}"),
@@ -48,8 +53,67 @@ fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
     let _ = scope.post_message(&JsValue::from_str(&text));
 }
 
-fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) {
+/// Posts a reply with bytes beside it, as `[text, [ArrayBuffer…]]`, the buffers transferred (not
+/// copied again).
+fn post_with_bytes(scope: &DedicatedWorkerGlobalScope, (reply, contents): Posted) {
+    if contents.is_empty() {
+        return post(scope, &reply);
+    }
+    let text = serde_json::to_string(&reply).expect("replies serialise");
+    let buffers: Array = contents
+        .iter()
+        .map(|bytes| Uint8Array::from(bytes.as_slice()).buffer())
+        .collect();
+    let message = Array::of2(&JsValue::from_str(&text), &buffers);
+    let _ = scope.post_message_with_transfer(&message, &buffers);
+}
+
+/// Answers a request: through `send` as it goes, and with what to post last (with bytes).
+fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) -> Option<Posted> {
     match request {
+        Request::OpenData { job, value } => return Some(worker_share::open_data(job, &value)),
+        Request::OpenHosted { job, files, key } => {
+            let specs: Vec<FileSpec> = files
+                .iter()
+                .map(|file| FileSpec {
+                    name: file.name.clone(),
+                    role: file.role,
+                })
+                .collect();
+            return match load(job, &specs, blobs, send) {
+                Ok(contents) => Some(worker_share::open_hosted(
+                    job,
+                    files,
+                    contents,
+                    key.as_deref(),
+                )),
+                Err(message) => Some((Reply::Failed { job, message }, Vec::new())),
+            };
+        }
+        Request::Pack {
+            job,
+            files,
+            options,
+        } => {
+            return match load(job, &files, blobs, send) {
+                Ok(contents) => Some(worker_share::pack(job, files, contents, options)),
+                Err(message) => Some((Reply::Failed { job, message }, Vec::new())),
+            };
+        }
+        Request::Seal {
+            job,
+            files,
+            options,
+            key,
+            nonce,
+        } => {
+            return match load(job, &files, blobs, send) {
+                Ok(contents) => Some(worker_share::seal(
+                    job, files, contents, options, &key, nonce,
+                )),
+                Err(message) => Some((Reply::Failed { job, message }, Vec::new())),
+            };
+        }
         Request::Analyze {
             job,
             files,
@@ -62,7 +126,10 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) {
                 .collect();
             let contents = match load(job, &files, blobs, send) {
                 Ok(contents) => contents,
-                Err(message) => return send(Reply::Failed { job, message }),
+                Err(message) => {
+                    send(Reply::Failed { job, message });
+                    return None;
+                }
             };
             let roles: Vec<RoleUsed> = files
                 .iter()
@@ -135,6 +202,7 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) {
             });
         }
     }
+    None
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> String {

@@ -10,10 +10,24 @@ use super::problems::ProblemsView;
 use super::progress::ProgressBar;
 use super::selection::SelectionView;
 use super::session::SessionView;
+use super::share::ShareButton;
 use crate::download::save;
 use crate::route::{Route, View};
 use crate::state::AppState;
 use crate::url::{current_fragment, write_fragment};
+use toolscope_core::share::fragment::{HostedSource, SharedSource};
+
+/// Opens the data the route's link names: unpacked from the link, or downloaded.
+fn open_link_data(state: AppState) {
+    match state.route.with_untracked(|route| route.shared.clone()) {
+        Some(SharedSource::Data(value)) => {
+            state.load_errors.set(Vec::new());
+            state.open_data(value);
+        }
+        Some(SharedSource::Hosted { sources, key }) => crate::remote::load(state, sources, key),
+        None => {}
+    }
+}
 
 /// The whole page.
 #[component]
@@ -29,11 +43,30 @@ pub fn App() -> impl IntoView {
             state.route.set(route);
         }
     });
+    // A link pasted into this tab changes only the fragment: open its data too.
+    let _ = window_event_listener_untyped("hashchange", move |_| {
+        let route = Route::parse(&current_fragment());
+        let shared = state.route.with_untracked(|current| current.shared.clone());
+        if route.shared.is_some() && route.shared != shared {
+            open_link_data(state);
+        }
+    });
     // A filter change (and only that: the memo holds back other route changes) asks the worker
     // for the report under it.
     let filter = Memo::new(move |_| state.route.with(|route| route.filter.clone()));
     Effect::watch(move || filter.get(), move |_, _, _| state.refilter(), false);
-    if state.route.get_untracked().is_demo {
+    crate::opener::listen(state);
+    if state.route.with_untracked(|route| route.shared.is_some()) {
+        open_link_data(state);
+    } else if let Some(manifest) = crate::remote::bundled_manifest() {
+        // A hosted report folder (`toolscope bundle`): its data, at once.
+        let source = HostedSource {
+            url: manifest,
+            sha256: None,
+            role: None,
+        };
+        crate::remote::load(state, vec![source], None);
+    } else if state.route.get_untracked().is_demo {
         load_demo(state);
     }
 
@@ -49,6 +82,12 @@ pub fn App() -> impl IntoView {
                     "Did your agent pick the right tool, call it right, and use what came back? "
                     "Everything runs in this page: your traces never leave your machine."
                 </p>
+                {move || {
+                    state
+                        .title
+                        .get()
+                        .map(|title| view! { <p class="report-title" data-testid="report-title">{title}</p> })
+                }}
                 <span class="engine-version">
                     "engine v" <span data-testid="version">{toolscope_core::VERSION}</span>
                 </span>
@@ -132,6 +171,7 @@ fn ReportBar() -> impl IntoView {
             <button class="button" data-testid="download-report-json" on:click=download>
                 "Download report JSON"
             </button>
+            <ShareButton/>
         </div>
     }
 }

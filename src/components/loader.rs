@@ -37,8 +37,9 @@ pub fn load_demo(state: AppState) {
                 }
             }
         }
-        state.route.update(|route| route.is_demo = true);
         state.replace_files(files);
+        // After the files: giving files forgets where earlier ones came from.
+        state.route.update(|route| route.is_demo = true);
     });
 }
 
@@ -84,7 +85,6 @@ pub fn Loader() -> impl IntoView {
         event.prevent_default();
         drag_depth.set(0);
         let files = files_of(event.data_transfer().and_then(|data| data.files()));
-        state.route.update(|route| route.is_demo = false);
         state.add_files(files);
     });
 
@@ -93,7 +93,6 @@ pub fn Loader() -> impl IntoView {
         let files = files_of(input.files());
         // Reset, so that picking the same file again is a change too.
         input.set_value("");
-        state.route.update(|route| route.is_demo = false);
         state.add_files(files);
     };
 
@@ -108,7 +107,6 @@ pub fn Loader() -> impl IntoView {
         paste_count.set_value(count);
         let blob: Blob = gloo_file::Blob::new(text.as_str()).into();
         pasted.set(String::new());
-        state.route.update(|route| route.is_demo = false);
         state.add_files(vec![(format!("pasted-{count}.json"), blob)]);
     };
 

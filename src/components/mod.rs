@@ -10,5 +10,6 @@ mod problems;
 mod progress;
 mod selection;
 mod session;
+mod share;
 mod table;
 mod tasks;

@@ -14,6 +14,7 @@ pub fn ProgressBar() -> impl IntoView {
     let state = expect_context::<AppState>();
     let status = move || state.status.get();
     view! {
+        <LoadErrors/>
         {move || match status() {
             Status::Running(step) => {
                 let (label, fraction) = describe(step);
@@ -64,6 +65,13 @@ fn describe(step: Option<Step>) -> (String, f64) {
     };
     match step {
         None => ("Starting…".to_string(), 0.0),
+        Some(Step::Downloading { done, total: 0 }) => {
+            (format!("Downloading: {}", bytes(done)), 0.0)
+        }
+        Some(Step::Downloading { done, total }) => (
+            format!("Downloading: {} of {}", bytes(done), bytes(total)),
+            fraction(done, total),
+        ),
         Some(Step::Loading { done, total }) => (
             format!("Loading files: {} of {}", bytes(done), bytes(total)),
             fraction(done, total),
@@ -86,5 +94,28 @@ fn describe(step: Option<Step>) -> (String, f64) {
             };
             (label, fraction(progress.done, progress.total))
         }
+    }
+}
+
+/// What could not be opened from a link, a hosted file or another page; the rest loaded.
+#[component]
+fn LoadErrors() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <Show when=move || state.load_errors.with(|errors| !errors.is_empty())>
+            <div class="notice error" role="alert" data-testid="load-errors">
+                <p>"Some of the linked data could not be opened:"</p>
+                <ul>
+                    {move || {
+                        state
+                            .load_errors
+                            .get()
+                            .into_iter()
+                            .map(|error| view! { <li data-testid="load-error">{error}</li> })
+                            .collect_view()
+                    }}
+                </ul>
+            </div>
+        </Show>
     }
 }
