@@ -127,10 +127,12 @@ fn each_problem_is_listed_with_its_session_step_tool_kind_and_message() {
     let problems = section(&html, "problems");
     assert!(problems.contains(
         "<tr><td><code>calls</code></td><td class=\"num\">1</td><td><code>issue_refund</code></td>\
-         <td><code>schema</code></td><td>issue_refund: -5 is less than or equal to the minimum \
+         <td><code class=\"kind\">schema</code></td><td>issue_refund: -5 is less than or equal to the minimum \
          of 0 at <code>/amount</code></td></tr>"
     ));
-    assert!(problems.contains("<tr data-kind=\"unknown_tool\"><td><code>unknown_tool</code></td>"));
+    assert!(problems.contains(
+        "<tr data-kind=\"unknown_tool\"><td><code class=\"kind\">unknown_tool</code></td>"
+    ));
     assert!(problems.contains("<h3>Every problem (7)</h3>"));
 }
 
@@ -157,7 +159,8 @@ fn every_session_is_a_collapsible_line_with_its_counts() {
          3 problems, 0 tool errors</summary>"
     ));
     assert!(sessions.contains(
-        "Problems by kind: <code>unknown_tool</code> 1, <code>schema</code> 1, <code>order</code> 1"
+        "Problems by kind: <code class=\"kind\">unknown_tool</code> 1, <code class=\"kind\">schema</code> \
+         1, <code class=\"kind\">order</code> 1"
     ));
 }
 

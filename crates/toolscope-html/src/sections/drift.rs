@@ -28,7 +28,7 @@ pub(super) fn drift(markup: &mut Markup, drift: &[DriftItem]) {
                     markup.text_element("code", &[], &item.tool);
                 });
                 markup.element("td", &[], |markup| {
-                    markup.text_element("code", &[], kind_name(item.kind));
+                    markup.text_element("code", &[("class", "kind")], kind_name(item.kind));
                 });
                 markup.text_element("td", &[], &item.detail);
                 number_cell(markup, item.sessions);

@@ -25,7 +25,7 @@ pub(super) fn problems(markup: &mut Markup, report: &Report) {
         for (kind, count) in &report.summary.by_kind {
             markup.element("tr", &[("data-kind", kind.as_str())], |markup| {
                 markup.element("td", &[], |markup| {
-                    markup.text_element("code", &[], kind.as_str());
+                    markup.text_element("code", &[("class", "kind")], kind.as_str());
                 });
                 number_cell(markup, count.problems);
                 number_cell(markup, count.calls);
@@ -65,7 +65,7 @@ fn problem_row(markup: &mut Markup, problem: &Problem) {
             markup.text_element("code", &[], &problem.tool);
         });
         markup.element("td", &[], |markup| {
-            markup.text_element("code", &[], problem.kind.as_str());
+            markup.text_element("code", &[("class", "kind")], problem.kind.as_str());
         });
         markup.element("td", &[], |markup| {
             markup.text(&problem.message);

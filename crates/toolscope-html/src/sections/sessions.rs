@@ -94,7 +94,7 @@ fn session_numbers(markup: &mut Markup, session: &SessionSummary) {
                 if index > 0 {
                     markup.text(", ");
                 }
-                markup.text_element("code", &[], kind.as_str());
+                markup.text_element("code", &[("class", "kind")], kind.as_str());
                 markup.text_fmt(format_args!(" {count}"));
             }
         });
