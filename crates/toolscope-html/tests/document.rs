@@ -176,6 +176,17 @@ fn rendering_the_same_inputs_twice_gives_the_same_bytes() {
     assert_eq!(html_of(&hostile_report()), html_of(&hostile_report()));
 }
 
+/// The page's worker hands the report over as JSON; the page must render what the CLI renders.
+#[test]
+fn a_report_read_back_from_its_json_renders_the_same_bytes() {
+    for report in [seed_report(), hostile_report()] {
+        let mut json = Vec::new();
+        report.write_json(&mut json).unwrap();
+        let read_back: toolscope_core::Report = serde_json::from_slice(&json).unwrap();
+        assert_eq!(html_of(&read_back), html_of(&report));
+    }
+}
+
 #[test]
 fn the_title_option_names_the_document_and_its_heading() {
     let html = render(
