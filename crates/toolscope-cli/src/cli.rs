@@ -134,6 +134,12 @@ pub struct ReportArgs {
     /// Print the report as JSON (documented in docs/report-json.md).
     #[arg(long)]
     pub json: bool,
+    /// Also write the report as one self-contained HTML file (no script, charts inline) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// The HTML report's title (default: "toolscope report").
+    #[arg(long, value_name = "TEXT", requires = "html")]
+    pub title: Option<String>,
 }
 
 /// How labelled arguments are compared.
