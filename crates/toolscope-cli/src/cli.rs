@@ -25,6 +25,9 @@ pub enum Command {
     Score(ScoreArgs),
     /// Print the whole report.
     Report(ReportArgs),
+    /// Print a link that opens this report in the page: the inputs in the link, or sealed in a
+    /// file you host (--encrypt).
+    Share(ShareArgs),
 }
 
 /// The command line, or the end of the process with clap's message when it is not a valid one.
@@ -134,6 +137,33 @@ pub struct ReportArgs {
     /// Print the report as JSON (documented in docs/report-json.md).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The link opens the same report `toolscope report` prints for the same \
+arguments. Links past 60,000 characters are refused: use --encrypt --out FILE or `toolscope bundle`."
+)]
+pub struct ShareArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
+    /// The address of a toolscope page the link starts with (default: print only the part from #
+    /// on, to append to one).
+    #[arg(long, value_name = "URL")]
+    pub page: Option<String>,
+    /// Seal the inputs in a file (AES-256-GCM under a fresh key) to host anywhere; the link
+    /// carries its address and the key.
+    #[arg(long, requires = "out")]
+    pub encrypt: bool,
+    /// Where --encrypt writes the sealed file (by convention FILE.tsenc).
+    #[arg(long, value_name = "FILE", requires = "encrypt")]
+    pub out: Option<PathBuf>,
+    /// Where the sealed file will be hosted (https, readable by anyone with the link); without
+    /// it the link says WHERE-YOU-HOST-IT, to replace.
+    #[arg(long, value_name = "URL", requires = "encrypt")]
+    pub url: Option<String>,
 }
 
 /// How labelled arguments are compared.

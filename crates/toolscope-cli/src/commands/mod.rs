@@ -3,6 +3,7 @@
 mod check;
 mod report;
 mod score;
+mod share;
 
 use anyhow::Result;
 use toolscope_core::{Report, Severity};
@@ -17,6 +18,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Check(args) => check::run(&args),
         Command::Score(args) => score::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Share(args) => share::run(&args),
     }
 }
 

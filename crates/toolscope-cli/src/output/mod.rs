@@ -3,5 +3,6 @@
 
 pub mod escape;
 pub mod json;
+pub mod number;
 pub mod terminal;
 pub mod text;
