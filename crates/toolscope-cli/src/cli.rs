@@ -28,6 +28,9 @@ pub enum Command {
     /// Print a link that opens this report in the page: the inputs in the link, or sealed in a
     /// file you host (--encrypt).
     Share(ShareArgs),
+    /// Write a folder for any static host: the page's built files (scripts/build-site writes
+    /// them to dist/), the inputs and a manifest that opens them.
+    Bundle(BundleArgs),
 }
 
 /// The command line, or the end of the process with clap's message when it is not a valid one.
@@ -164,6 +167,33 @@ pub struct ShareArgs {
     /// it the link says WHERE-YOU-HOST-IT, to replace.
     #[arg(long, value_name = "URL", requires = "encrypt")]
     pub url: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The page's files come from scripts/build-site, which builds them into \
+dist/: run it once, then pass --page-dir dist (or set TOOLSCOPE_PAGE_DIR)."
+)]
+pub struct BundleArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
+    /// The folder to write (it must be empty or not exist, unless --force).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The page's built files, as scripts/build-site writes them to dist/.
+    #[arg(long, value_name = "DIR", env = "TOOLSCOPE_PAGE_DIR")]
+    pub page_dir: Option<PathBuf>,
+    /// What the report is about, shown above it.
+    #[arg(long, value_name = "TEXT")]
+    pub title: Option<String>,
+    /// Where the folder will be served from, to print the link that opens it.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Write into a folder that is not empty, replacing only the files the bundle writes.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// How labelled arguments are compared.

@@ -23,6 +23,8 @@ pub struct Inputs {
 
 /// One file named on the command line.
 pub struct LoadedFile {
+    /// Where it was read from; `None` for standard input.
+    pub path: Option<PathBuf>,
     /// The name as given on the command line (the report's `file`), or [`STDIN_NAME`].
     pub name: String,
     /// What the flag it came with says it is.
@@ -100,8 +102,9 @@ pub fn run_engine(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<Re
 /// Reads a file, or standard input for `-`, never past [`MAX_FILE_BYTES`]: a regular file over
 /// it is not read at all, and a stream (a pipe, `/dev/zero`) stops one byte past it.
 fn load(path: &Path, role: Role) -> Result<LoadedFile> {
-    let (name, bytes) = if path == Path::new("-") {
+    let (source, name, bytes) = if path == Path::new("-") {
         (
+            None,
             STDIN_NAME.to_string(),
             read_bounded(std::io::stdin()).context("reading standard input")?,
         )
@@ -114,6 +117,7 @@ fn load(path: &Path, role: Role) -> Result<LoadedFile> {
             .len();
         if size > MAX_FILE_BYTES {
             return Ok(LoadedFile {
+                path: Some(path.to_path_buf()),
                 name,
                 role,
                 bytes: Vec::new(),
@@ -121,7 +125,7 @@ fn load(path: &Path, role: Role) -> Result<LoadedFile> {
             });
         }
         let bytes = read_bounded(file).with_context(|| format!("reading {name}"))?;
-        (name, bytes)
+        (Some(path.to_path_buf()), name, bytes)
     };
     // Read one byte past the limit: its size is not known.
     let too_large = (bytes.len() as u64 > MAX_FILE_BYTES).then_some(u64::MAX);
@@ -131,6 +135,7 @@ fn load(path: &Path, role: Role) -> Result<LoadedFile> {
         bytes
     };
     Ok(LoadedFile {
+        path: source,
         name,
         role,
         bytes,

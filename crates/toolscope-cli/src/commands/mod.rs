@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+mod bundle;
 mod check;
 mod report;
 mod score;
@@ -19,6 +20,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Score(args) => score::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Share(args) => share::run(&args),
+        Command::Bundle(args) => bundle::run(&args),
     }
 }
 
