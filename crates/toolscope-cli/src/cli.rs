@@ -25,7 +25,7 @@ pub enum Command {
     Score(ScoreArgs),
     /// Print the whole report.
     Report(ReportArgs),
-    /// Print a link that opens this report in the page: the inputs in the link, or sealed in a
+    /// Print a link that opens the report in the page: the inputs in the link, or sealed in a
     /// file you host (--encrypt).
     Share(ShareArgs),
     /// Write a folder for any static host: the page's built files (scripts/build-site writes

@@ -26,8 +26,8 @@ use crate::Outcome;
 const URL_PLACEHOLDER: &str = "WHERE-YOU-HOST-IT";
 
 /// What to do instead when a link cannot carry the inputs.
-const ALTERNATIVES: &str = "seal them in a file to host with `toolscope share --encrypt --out \
-                            FILE`, or host them with the page with `toolscope bundle`";
+const ALTERNATIVES: &str = "seal the inputs in a file to host with `toolscope share --encrypt \
+                            --out FILE`, or host them with the page with `toolscope bundle`";
 
 pub fn run(args: &ShareArgs) -> Result<Outcome> {
     let page = args.page.as_deref().map(page_address).transpose()?;
