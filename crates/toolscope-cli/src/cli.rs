@@ -25,6 +25,12 @@ pub enum Command {
     Score(ScoreArgs),
     /// Print the whole report.
     Report(ReportArgs),
+    /// Print a link that opens the report in the page: the inputs in the link, or sealed in a
+    /// file you host (--encrypt).
+    Share(ShareArgs),
+    /// Write a folder for any static host: the page's built files (scripts/build-site writes
+    /// them to dist/), the inputs and a manifest that opens them.
+    Bundle(BundleArgs),
 }
 
 /// The command line, or the end of the process with clap's message when it is not a valid one.
@@ -140,6 +146,60 @@ pub struct ReportArgs {
     /// The HTML report's title (default: "toolscope report").
     #[arg(long, value_name = "TEXT", requires = "html")]
     pub title: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The link opens the same report `toolscope report` prints for the same \
+arguments. Links past 60,000 characters are refused: use --encrypt --out FILE or `toolscope bundle`."
+)]
+pub struct ShareArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
+    /// The address of a toolscope page the link starts with (default: print only the part from #
+    /// on, to append to one).
+    #[arg(long, value_name = "URL")]
+    pub page: Option<String>,
+    /// Seal the inputs in a file (AES-256-GCM under a fresh key) to host anywhere; the link
+    /// carries its address and the key.
+    #[arg(long, requires = "out")]
+    pub encrypt: bool,
+    /// Where --encrypt writes the sealed file (by convention FILE.tsenc).
+    #[arg(long, value_name = "FILE", requires = "encrypt")]
+    pub out: Option<PathBuf>,
+    /// Where the sealed file will be hosted (https, readable by anyone with the link); without
+    /// it the link says WHERE-YOU-HOST-IT, to replace.
+    #[arg(long, value_name = "URL", requires = "encrypt")]
+    pub url: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The page's files come from scripts/build-site, which builds them into \
+dist/: run it once, then pass --page-dir dist (or set TOOLSCOPE_PAGE_DIR)."
+)]
+pub struct BundleArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
+    /// The folder to write (it must be empty or not exist, unless --force).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The page's built files, as scripts/build-site writes them to dist/.
+    #[arg(long, value_name = "DIR", env = "TOOLSCOPE_PAGE_DIR")]
+    pub page_dir: Option<PathBuf>,
+    /// What the report is about, shown above it.
+    #[arg(long, value_name = "TEXT")]
+    pub title: Option<String>,
+    /// Where the folder will be served from, to print the link that opens it.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Write into a folder that is not empty, replacing only the files the bundle writes.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// How labelled arguments are compared.

@@ -1,4 +1,6 @@
-//! Reading the files named on the command line and handing them to the engine.
+//! Reading the files named on the command line, with their roles and the analysis options: one
+//! [`read_inputs`] for every command, so a shared link or a hosted folder carries exactly what
+//! `toolscope report` analyses.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -9,57 +11,101 @@ use toolscope_core::{analyze, InputFile, Options, Report, Role, MAX_FILE_BYTES};
 
 use crate::cli::{ArgsMatch, InputArgs, MetricArgs};
 
-/// A file's name and bytes (none when it is over the size limit).
-struct Loaded {
-    name: String,
-    bytes: Vec<u8>,
-    role: Role,
-    /// Its size, when it was not read because of it.
-    too_large: Option<u64>,
+/// The name standard input (`-`) is known by.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Everything an analysis is made from: the files in the order they are given to the engine
+/// (catalogs, rules, traces, labels) and the options.
+pub struct Inputs {
+    pub files: Vec<LoadedFile>,
+    pub options: Options,
 }
 
-/// Reads every file and runs the engine.
-pub fn run_engine(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<Report> {
-    let mut loaded = Vec::new();
-    for path in &inputs.tools {
-        loaded.push(load(path, Role::Catalog)?);
-    }
-    for path in &inputs.rules {
-        loaded.push(load(path, Role::Rules)?);
-    }
-    for path in &inputs.inputs {
-        loaded.push(load(path, Role::Traces)?);
+/// One file named on the command line.
+pub struct LoadedFile {
+    /// Where it was read from; `None` for standard input.
+    pub path: Option<PathBuf>,
+    /// The name as given on the command line (the report's `file`), or [`STDIN_NAME`].
+    pub name: String,
+    /// What the flag it came with says it is.
+    pub role: Role,
+    /// Its bytes; empty when it was not read because of its size.
+    pub bytes: Vec<u8>,
+    /// Its size, when it was not read because it is over [`MAX_FILE_BYTES`] (`u64::MAX` for a
+    /// stream whose size is not known).
+    pub too_large: Option<u64>,
+}
+
+/// Reads every file the arguments name, with its role, and the options they set. `metrics` is
+/// `None` for commands without label options (`check`): no labels, default metric options.
+pub fn read_inputs(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<Inputs> {
+    let labels: &[PathBuf] = metrics.map_or(&[], |metrics| &metrics.labels);
+    let named = [
+        (&inputs.tools[..], Role::Catalog),
+        (&inputs.rules[..], Role::Rules),
+        (&inputs.inputs[..], Role::Traces),
+        (labels, Role::Labels),
+    ];
+    let mut files = Vec::new();
+    for (paths, role) in named {
+        for path in paths {
+            files.push(load(path, role)?);
+        }
     }
     let mut options = Options {
         format: inputs.format,
         ..Options::default()
     };
     if let Some(metrics) = metrics {
-        for path in &metrics.labels {
-            loaded.push(load(path, Role::Labels)?);
-        }
         options.min_support = metrics.min_support;
         options.args_mode = match metrics.args_match {
             ArgsMatch::Exact => ArgsMode::Exact,
             ArgsMatch::Subset => ArgsMode::Subset,
         };
     }
-    let files: Vec<InputFile<'_>> = loaded
-        .iter()
-        .map(|file| match file.too_large {
-            Some(size) => InputFile::too_large(&file.name, size, file.role),
-            None => InputFile::new(&file.name, &file.bytes, file.role),
-        })
-        .collect();
-    Ok(analyze(&files, &options))
+    Ok(Inputs { files, options })
+}
+
+impl Inputs {
+    /// The engine's report on these inputs.
+    pub fn analyze(&self) -> Report {
+        let files: Vec<InputFile<'_>> = self
+            .files
+            .iter()
+            .map(|file| match file.too_large {
+                Some(size) => InputFile::too_large(&file.name, size, file.role),
+                None => InputFile::new(&file.name, &file.bytes, file.role),
+            })
+            .collect();
+        analyze(&files, &self.options)
+    }
+
+    /// An error naming the first file left unread because of its size: what cannot be read
+    /// cannot be shared.
+    pub fn ensure_all_read(&self) -> Result<()> {
+        match self.files.iter().find(|file| file.too_large.is_some()) {
+            Some(file) => anyhow::bail!(
+                "{}: larger than {MAX_FILE_BYTES} bytes, the most toolscope reads from one file; \
+                 it cannot be shared",
+                file.name
+            ),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Reads the arguments' files and runs the engine.
+pub fn run_engine(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<Report> {
+    Ok(read_inputs(inputs, metrics)?.analyze())
 }
 
 /// Reads a file, or standard input for `-`, never past [`MAX_FILE_BYTES`]: a regular file over
 /// it is not read at all, and a stream (a pipe, `/dev/zero`) stops one byte past it.
-fn load(path: &PathBuf, role: Role) -> Result<Loaded> {
-    let (name, bytes) = if path == Path::new("-") {
+fn load(path: &Path, role: Role) -> Result<LoadedFile> {
+    let (source, name, bytes) = if path == Path::new("-") {
         (
-            "<stdin>".to_string(),
+            None,
+            STDIN_NAME.to_string(),
             read_bounded(std::io::stdin()).context("reading standard input")?,
         )
     } else {
@@ -70,15 +116,16 @@ fn load(path: &PathBuf, role: Role) -> Result<Loaded> {
             .with_context(|| format!("reading {name}"))?
             .len();
         if size > MAX_FILE_BYTES {
-            return Ok(Loaded {
+            return Ok(LoadedFile {
+                path: Some(path.to_path_buf()),
                 name,
-                bytes: Vec::new(),
                 role,
+                bytes: Vec::new(),
                 too_large: Some(size),
             });
         }
         let bytes = read_bounded(file).with_context(|| format!("reading {name}"))?;
-        (name, bytes)
+        (Some(path.to_path_buf()), name, bytes)
     };
     // Read one byte past the limit: its size is not known.
     let too_large = (bytes.len() as u64 > MAX_FILE_BYTES).then_some(u64::MAX);
@@ -87,10 +134,11 @@ fn load(path: &PathBuf, role: Role) -> Result<Loaded> {
     } else {
         bytes
     };
-    Ok(Loaded {
+    Ok(LoadedFile {
+        path: source,
         name,
-        bytes,
         role,
+        bytes,
         too_large,
     })
 }

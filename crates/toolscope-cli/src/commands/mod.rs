@@ -1,8 +1,10 @@
 //! One module per subcommand.
 
+mod bundle;
 mod check;
 mod report;
 mod score;
+mod share;
 
 use anyhow::Result;
 use toolscope_core::{Report, Severity};
@@ -17,6 +19,8 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Check(args) => check::run(&args),
         Command::Score(args) => score::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Share(args) => share::run(&args),
+        Command::Bundle(args) => bundle::run(&args),
     }
 }
 

@@ -47,8 +47,8 @@ struct FileHeader {
     size: u64,
 }
 
-/// The container's bytes.
-pub fn pack(shared: &Shared) -> Vec<u8> {
+/// The header line's JSON (without its newline).
+fn header_json(shared: &Shared) -> Vec<u8> {
     let header = Header {
         files: shared
             .files
@@ -61,7 +61,23 @@ pub fn pack(shared: &Shared) -> Vec<u8> {
             .collect(),
         options: shared.options,
     };
-    let header = serde_json::to_vec(&header).expect("headers serialise");
+    serde_json::to_vec(&header).expect("headers serialise")
+}
+
+/// How many bytes [`pack`] makes of `shared`, without copying the files: adapters check it
+/// against [`MAX_UNPACKED_BYTES`] and the room a link has before packing.
+pub fn packed_len(shared: &Shared) -> u64 {
+    let body: u64 = shared
+        .files
+        .iter()
+        .map(|file| file.bytes.len() as u64)
+        .sum();
+    (MAGIC.len() + header_json(shared).len() + 1) as u64 + body
+}
+
+/// The container's bytes.
+pub fn pack(shared: &Shared) -> Vec<u8> {
+    let header = header_json(shared);
     let body: usize = shared.files.iter().map(|file| file.bytes.len()).sum();
     let mut out = Vec::with_capacity(MAGIC.len() + header.len() + 1 + body);
     out.extend_from_slice(MAGIC);
@@ -156,6 +172,17 @@ mod tests {
     fn files_roles_and_options_survive_packing() {
         let shared = example();
         assert_eq!(unpack(&pack(&shared)).unwrap(), shared);
+    }
+
+    #[test]
+    fn packed_len_is_the_length_pack_makes() {
+        let shared = example();
+        assert_eq!(packed_len(&shared), pack(&shared).len() as u64);
+        let empty = Shared {
+            files: Vec::new(),
+            options: Options::default(),
+        };
+        assert_eq!(packed_len(&empty), pack(&empty).len() as u64);
     }
 
     #[test]

@@ -104,7 +104,8 @@ pub fn to_fragment(source: &SharedSource) -> String {
     format!("#{}", out.finish())
 }
 
-fn role_name(role: Role) -> &'static str {
+/// A role as links and manifests name it (`traces`, `catalog`, `rules`, `labels`).
+pub fn role_name(role: Role) -> &'static str {
     match role {
         Role::Traces => "traces",
         Role::Catalog => "catalog",

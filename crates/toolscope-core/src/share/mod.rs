@@ -42,7 +42,7 @@ pub mod hosted;
 pub mod manifest;
 pub mod sealed;
 
-pub use container::{pack, unpack, Shared, SharedFile};
+pub use container::{pack, packed_len, unpack, Shared, SharedFile};
 
 /// The most bytes a shared container may unpack to (1 GiB, the engine's limit for one file):
 /// decompression stops there, so a small link or file cannot expand into an unbounded one.
