@@ -30,6 +30,8 @@ pub enum Request {
     Filter { job: u32, filter: Filter },
     /// Send one session's events.
     Session { job: u32, session_id: String },
+    /// Render the last analysis's whole report as the one-file HTML report.
+    Html { job: u32, title: Option<String> },
     /// Unpack the inputs a data link carries (the value after `data=`).
     OpenData { job: u32, value: String },
     /// Check and open downloaded files (one blob each): digests, sealed files with `key`.
@@ -136,4 +138,6 @@ pub enum Reply {
     },
     /// The sealed file's bytes, posted beside.
     Sealed { job: u32 },
+    /// The HTML report, exactly as `toolscope report --html` writes it for the same inputs.
+    Html { job: u32, html: String },
 }

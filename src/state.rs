@@ -247,6 +247,21 @@ impl AppState {
         );
     }
 
+    /// Asks the worker for the HTML report of the whole analysis; it is downloaded when ready.
+    pub fn request_html(&self) {
+        if self.report.with_untracked(Option::is_none) {
+            return;
+        }
+        let title = self.title.get_untracked();
+        self.send(
+            &Request::Html {
+                job: SHARE_JOB,
+                title,
+            },
+            &[],
+        );
+    }
+
     /// Asks the worker for a data link's value for the current files.
     pub fn request_pack(&self) {
         let (files, blobs) = self.specs_and_blobs();
@@ -443,6 +458,9 @@ impl AppState {
                     .map(|(file, bytes)| (file.name, file.role, to_blob(&bytes)))
                     .collect();
                 self.open_files(files, options);
+            }
+            Reply::Html { html, .. } => {
+                crate::download::save("toolscope-report.html", "text/html", html.as_bytes());
             }
             Reply::Packed {
                 value,

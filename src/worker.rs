@@ -72,6 +72,22 @@ fn post_with_bytes(scope: &DedicatedWorkerGlobalScope, (reply, contents): Posted
 fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) -> Option<Posted> {
     match request {
         Request::OpenData { job, value } => return Some(worker_share::open_data(job, &value)),
+        Request::Html { job, title } => {
+            let options = toolscope_html::HtmlOptions { title };
+            let html = ANALYSIS.with(|kept| {
+                kept.borrow()
+                    .as_ref()
+                    .map(|analysis| toolscope_html::render(analysis.report(), &options))
+            });
+            let reply = match html {
+                Some(html) => Reply::Html { job, html },
+                None => Reply::Failed {
+                    job,
+                    message: "nothing has been analysed yet".into(),
+                },
+            };
+            return Some((reply, Vec::new()));
+        }
         Request::OpenHosted { job, files, key } => {
             let specs: Vec<FileSpec> = files
                 .iter()

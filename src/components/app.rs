@@ -171,6 +171,9 @@ fn ReportBar() -> impl IntoView {
             <button class="button" data-testid="download-report-json" on:click=download>
                 "Download report JSON"
             </button>
+            <button class="button" data-testid="download-report-html" on:click=move |_| state.request_html()>
+                "Download HTML report"
+            </button>
             <ShareButton/>
         </div>
     }
