@@ -136,8 +136,9 @@ pub enum Reply {
         value: Option<String>,
         packed_bytes: u64,
     },
-    /// The sealed file's bytes, posted beside.
-    Sealed { job: u32 },
+    /// The sealed file's bytes, posted beside, and the key they were sealed with (it stays in
+    /// memory: the dialog puts it in the link).
+    Sealed { job: u32, key: String },
     /// The HTML report, exactly as `toolscope report --html` writes it for the same inputs.
     Html { job: u32, html: String },
 }

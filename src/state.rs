@@ -112,8 +112,6 @@ pub struct AppState {
     /// The share dialog's state.
     pub share: RwSignal<ShareStatus>,
     client: StoredValue<Option<WorkerClient>, LocalStorage>,
-    /// The key of the file being sealed, until it is shown in the dialog.
-    sealing_key: StoredValue<Option<String>>,
     job: StoredValue<u32>,
     next_key: StoredValue<u32>,
 }
@@ -135,7 +133,6 @@ impl AppState {
             title: RwSignal::new(None),
             share: RwSignal::new(ShareStatus::Idle),
             client: StoredValue::new_local(None),
-            sealing_key: StoredValue::new(None),
             job: StoredValue::new(0),
             next_key: StoredValue::new(0),
         };
@@ -290,7 +287,6 @@ impl AppState {
         nonce.copy_from_slice(&random[32..]);
         let key = toolscope_core::share::sealed::ShareKey::from_bytes(key).to_text();
         let (files, blobs) = self.specs_and_blobs();
-        self.sealing_key.set_value(Some(key.clone()));
         self.share.set(ShareStatus::Working);
         self.send(
             &Request::Seal {
@@ -470,9 +466,9 @@ impl AppState {
                 value,
                 packed_bytes,
             }),
-            Reply::Sealed { .. } => {
-                let key = self.sealing_key.try_update_value(Option::take).flatten();
-                let (Some(key), Some(bytes)) = (key, bytes.first()) else {
+            Reply::Sealed { key, .. } => {
+                // The reply names the key it sealed with, so two clicks never mix keys and files.
+                let Some(bytes) = bytes.first() else {
                     return;
                 };
                 crate::download::save(

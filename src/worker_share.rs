@@ -89,9 +89,13 @@ pub fn seal(
     nonce: [u8; 12],
 ) -> Posted {
     match sealed::ShareKey::parse(key) {
-        Ok(key) => {
-            let bytes = sealed::seal(&shared(files, contents, options), &key, nonce);
-            (Reply::Sealed { job }, vec![bytes])
+        Ok(parsed) => {
+            let bytes = sealed::seal(&shared(files, contents, options), &parsed, nonce);
+            let reply = Reply::Sealed {
+                job,
+                key: key.to_string(),
+            };
+            (reply, vec![bytes])
         }
         Err(error) => (
             Reply::Failed {

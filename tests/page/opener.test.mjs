@@ -111,6 +111,20 @@ test('another page opens a report in toolscope by postMessage, and is asked befo
   await waitForReport(popup);
   assert.deepEqual(await names(), ['calls.json']);
   assert.equal(await popup.getByTestId('report-title').count(), 0, 'the new files came without a title');
+
+  // Hostile text sent by another page is text too.
+  const hostile = readFileSync(join(FIXTURES, 'hostile', 'markup.jsonl'), 'utf8');
+  popup.once('dialog', (dialog) => dialog.accept());
+  await opener.evaluate((files) => window.send(files, { title: '<img src=x onerror="window.__pwned=1">' }), [
+    { name: '<script>window.__pwned=2</script>.jsonl', text: hostile },
+    seedFile('tools.json', 'catalog'),
+  ]);
+  await popup.getByTestId('report-title').waitFor();
+  await waitForReport(popup);
+  assert.equal(await popup.getByTestId('report-title').innerText(), '<img src=x onerror="window.__pwned=1">');
+  assert.deepEqual((await names()).sort(), ['<script>window.__pwned=2</script>.jsonl', 'tools.json'].sort());
+  assert.equal(await popup.evaluate(() => window.__pwned), undefined);
+  assert.equal(await popup.evaluate(() => document.querySelectorAll('[onerror], [onload], img').length), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -234,7 +234,12 @@ test('hostile text through a data link and #src is shown as text, and a damaged 
   const link = await dataLink(page);
   const hosted = ['tools.json', 'hostile.jsonl']
     .map((name) => `src=${encodeURIComponent(`${hosts.origin}/cors/${name}`)}`).join('&');
-  for (const url of [link, `${server.url}#${hosted}&view=problems`]) {
+  // And sealed: the same files through an encrypted hosted file.
+  const sealed = await downloadText(page, () => page.getByTestId('share-encrypt').click());
+  hosts.files.set('hostile.tsenc', sealed.bytes);
+  await page.getByTestId('share-host-url').fill(`${hosts.origin}/cors/hostile.tsenc`);
+  const sealedLink = `${await page.getByTestId('share-encrypted-link').inputValue()}&view=problems`;
+  for (const url of [link, `${server.url}#${hosted}&view=problems`, sealedLink]) {
     const opened = await open(browser, url, errors);
     await waitForReport(opened);
     await opened.getByTestId('tab-problems').click();
