@@ -32,6 +32,7 @@ pub mod formats;
 mod input;
 pub mod inputs;
 pub mod json;
+pub mod judge;
 pub mod metrics;
 pub mod model;
 pub mod report;
