@@ -12,6 +12,9 @@
 //! against the session's text. Unscored verdicts are never folded into pass or fail: rates are
 //! over scored verdicts, always with their denominators and the unscored count beside them.
 
+// Choosing calls, cost, and measuring the verdicts.
+pub mod sample;
+
 use serde::{Deserialize, Serialize};
 
 /// What the judge is asked about each call (the first seed's four criteria).
