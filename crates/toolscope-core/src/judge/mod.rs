@@ -13,6 +13,7 @@
 //! over scored verdicts, always with their denominators and the unscored count beside them.
 
 // Choosing calls, cost, and measuring the verdicts.
+pub mod cache;
 pub mod cost;
 pub mod sample;
 
