@@ -16,6 +16,7 @@
 pub mod cache;
 pub mod cost;
 pub mod sample;
+pub mod verdict_file;
 
 use serde::{Deserialize, Serialize};
 
