@@ -14,6 +14,7 @@
 
 // Choosing calls, cost, and measuring the verdicts.
 pub mod cache;
+pub mod calibration;
 pub mod cost;
 pub mod sample;
 pub mod verdict_file;
