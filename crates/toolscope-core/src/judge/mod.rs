@@ -17,6 +17,7 @@ pub mod cache;
 pub mod calibration;
 pub mod cost;
 pub mod sample;
+pub mod summary;
 pub mod verdict_file;
 
 use serde::{Deserialize, Serialize};
