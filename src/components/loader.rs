@@ -15,11 +15,13 @@ use crate::state::{AppState, Status};
 const DEMO_FILES: [&str; 4] = ["tools.json", "rules.json", "sessions.jsonl", "labels.jsonl"];
 
 /// The roles a user can choose, as (value, label).
-const ROLES: [(Role, &str); 4] = [
+const ROLES: [(Role, &str); 6] = [
     (Role::Traces, "traces"),
     (Role::Catalog, "tool catalog"),
     (Role::Rules, "ordering rules"),
     (Role::Labels, "labels"),
+    (Role::Verdicts, "judge verdicts"),
+    (Role::HumanVerdicts, "human verdicts"),
 ];
 
 /// Loads the demo set in place of any files.
@@ -221,12 +223,7 @@ fn FileList() -> impl IntoView {
 }
 
 fn role_value(role: Role) -> &'static str {
-    match role {
-        Role::Traces => "traces",
-        Role::Catalog => "catalog",
-        Role::Rules => "rules",
-        Role::Labels => "labels",
-    }
+    role.as_str()
 }
 
 /// "labels, 824 turns" / "traces (toolscope sessions), 300 sessions", with the role's reason.

@@ -112,6 +112,12 @@ pub struct MetricArgs {
     /// How labelled arguments are compared for the per-turn score.
     #[arg(long, value_enum, default_value_t = ArgsMatch::Exact)]
     pub args_match: ArgsMatch,
+    /// A judge's verdicts (JSON Lines, as `toolscope judge --out` writes them): the report's `judge`.
+    #[arg(long = "verdicts", value_name = "FILE")]
+    pub verdicts: Vec<PathBuf>,
+    /// Human verdicts ({"session_id", "step", "criterion", "verdict"}) to calibrate the judge against.
+    #[arg(long = "human-verdicts", value_name = "FILE")]
+    pub human_verdicts: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]

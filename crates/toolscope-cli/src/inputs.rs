@@ -15,7 +15,7 @@ use crate::cli::{ArgsMatch, InputArgs, MetricArgs};
 pub const STDIN_NAME: &str = "<stdin>";
 
 /// Everything an analysis is made from: the files in the order they are given to the engine
-/// (catalogs, rules, traces, labels) and the options.
+/// (catalogs, rules, traces, labels, verdicts, human verdicts) and the options.
 pub struct Inputs {
     pub files: Vec<LoadedFile>,
     pub options: Options,
@@ -40,11 +40,15 @@ pub struct LoadedFile {
 /// `None` for commands without label options (`check`): no labels, default metric options.
 pub fn read_inputs(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<Inputs> {
     let labels: &[PathBuf] = metrics.map_or(&[], |metrics| &metrics.labels);
+    let verdicts: &[PathBuf] = metrics.map_or(&[], |metrics| &metrics.verdicts);
+    let human_verdicts: &[PathBuf] = metrics.map_or(&[], |metrics| &metrics.human_verdicts);
     let named = [
         (&inputs.tools[..], Role::Catalog),
         (&inputs.rules[..], Role::Rules),
         (&inputs.inputs[..], Role::Traces),
         (labels, Role::Labels),
+        (verdicts, Role::Verdicts),
+        (human_verdicts, Role::HumanVerdicts),
     ];
     let mut files = Vec::new();
     for (paths, role) in named {

@@ -22,6 +22,7 @@ use crate::analyze::{run, Parts};
 use crate::checks::problem::ProblemKind;
 use crate::checks::SessionFindings;
 use crate::input::{InputFile, Options};
+use crate::judge::in_report::judge_report;
 use crate::metrics::outcome::TurnOutcome;
 use crate::metrics::selection::summarize;
 use crate::metrics::task_actions::{summarize_tasks, TaskOutcome};
@@ -193,6 +194,28 @@ impl Analysis {
                     .collect(),
             )
         });
+        let kept_sessions: std::collections::HashSet<&str> =
+            sessions.iter().map(|row| row.session_id.as_str()).collect();
+        let keeps_verdict = |session_id: &str, tool: Option<&str>| {
+            (filter.is_empty() || kept_sessions.contains(session_id))
+                && match (&filter.tool, tool) {
+                    (Some(wanted), Some(tool)) => wanted == tool,
+                    _ => true,
+                }
+        };
+        let verdicts: Vec<_> = parts
+            .verdicts
+            .iter()
+            .filter(|verdict| keeps_verdict(&verdict.session_id, Some(&verdict.tool)))
+            .cloned()
+            .collect();
+        let human: Vec<_> = parts
+            .human_verdicts
+            .iter()
+            .filter(|verdict| keeps_verdict(&verdict.session_id, None))
+            .cloned()
+            .collect();
+        let judge = judge_report(&verdicts, &human, &parts.sessions, &problems);
         Report {
             toolscope_version: crate::VERSION.to_string(),
             inputs: parts.inputs.clone(),
@@ -204,6 +227,7 @@ impl Analysis {
             tasks,
             drift: parts.drift.clone(),
             diagnostics: parts.diagnostics.clone(),
+            judge,
         }
     }
 
@@ -241,5 +265,6 @@ fn empty_report() -> Report {
         tasks: None,
         drift: Vec::new(),
         diagnostics: Vec::new(),
+        judge: None,
     }
 }

@@ -18,6 +18,9 @@ use crate::inputs::catalog::read_catalog_file;
 use crate::inputs::labels::{read_labels_file, Label};
 use crate::inputs::rules::{read_rules_file, Rules};
 use crate::inputs::task_labels::TaskLabel;
+use crate::judge::in_report::{judge_report, warn_about_unknown_calls};
+use crate::judge::verdict_file::{read_human_verdicts, read_verdicts, HumanVerdict};
+use crate::judge::Verdict;
 use crate::metrics::outcome::{score_turn, TurnOutcome};
 use crate::metrics::selection::summarize;
 use crate::metrics::task_actions::{summarize_tasks, TaskOutcome};
@@ -52,6 +55,10 @@ pub(crate) struct Parts {
     pub(crate) drift: Vec<crate::drift::DriftItem>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) options: Options,
+    /// A judge's verdicts, from verdicts files.
+    pub(crate) verdicts: Vec<Verdict>,
+    /// Human verdicts, from human verdicts files.
+    pub(crate) human_verdicts: Vec<HumanVerdict>,
 }
 
 impl Parts {
@@ -65,6 +72,12 @@ impl Parts {
             .zip(self.findings)
             .map(|(session, (found, is_without_catalog))| (session, found, is_without_catalog));
         let (summary, sessions, tools, problems) = summarize_checks(rows);
+        let judge = judge_report(
+            &self.verdicts,
+            &self.human_verdicts,
+            &self.sessions,
+            &problems,
+        );
         Report {
             toolscope_version: crate::VERSION.to_string(),
             inputs: self.inputs,
@@ -76,6 +89,7 @@ impl Parts {
             tasks: self.task_outcomes.map(summarize_tasks),
             drift: self.drift,
             diagnostics: self.diagnostics,
+            judge,
         }
     }
 
@@ -104,6 +118,9 @@ pub(crate) fn run(
     let mut labels: Vec<Label> = Vec::new();
     let mut tasks: Vec<TaskLabel> = Vec::new();
     let mut bfcl_files: Vec<&str> = Vec::new();
+    let mut verdicts: Vec<Verdict> = Vec::new();
+    let mut human_verdicts: Vec<HumanVerdict> = Vec::new();
+    let mut verdict_files: Vec<(&str, std::ops::Range<usize>, bool)> = Vec::new();
 
     for input in ordered.iter().copied() {
         progress(Progress {
@@ -191,6 +208,20 @@ pub(crate) fn run(
                 labels.extend(read.turns);
                 tasks.extend(read.tasks);
             }
+            Role::Verdicts => {
+                let read = read_verdicts(input.name, input.bytes, &mut diagnostics);
+                summary.count("verdicts", read.len());
+                let start = verdicts.len();
+                verdicts.extend(read);
+                verdict_files.push((input.name, start..verdicts.len(), false));
+            }
+            Role::HumanVerdicts => {
+                let read = read_human_verdicts(input.name, input.bytes, &mut diagnostics);
+                summary.count("human verdicts", read.len());
+                let start = human_verdicts.len();
+                human_verdicts.extend(read);
+                verdict_files.push((input.name, start..human_verdicts.len(), true));
+            }
         }
         summaries.push(summary);
     }
@@ -202,6 +233,20 @@ pub(crate) fn run(
     });
     crate::formats::join_bfcl_results(&mut sessions, &bfcl_files);
     make_ids_unique(&mut sessions, &mut diagnostics);
+    for (file, range, is_human) in verdict_files {
+        let calls: Vec<(String, usize)> = if is_human {
+            human_verdicts[range]
+                .iter()
+                .map(|verdict| (verdict.session_id.clone(), verdict.step))
+                .collect()
+        } else {
+            verdicts[range]
+                .iter()
+                .map(|verdict| (verdict.session_id.clone(), verdict.step))
+                .collect()
+        };
+        warn_about_unknown_calls(file, calls.into_iter(), &sessions, &mut diagnostics);
+    }
     let findings = run_checks(
         &sessions,
         &catalog_tools,
@@ -239,6 +284,8 @@ pub(crate) fn run(
         drift,
         diagnostics,
         options: *options,
+        verdicts,
+        human_verdicts,
     }
 }
 
@@ -260,6 +307,8 @@ fn role_rank(role: Role) -> u8 {
         Role::Rules => 1,
         Role::Traces => 2,
         Role::Labels => 3,
+        Role::Verdicts => 4,
+        Role::HumanVerdicts => 5,
     }
 }
 

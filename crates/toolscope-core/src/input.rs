@@ -18,6 +18,40 @@ pub enum Role {
     Rules,
     /// Labels: the tool each turn should have called.
     Labels,
+    /// A judge's verdicts (`toolscope judge --out`): shown without calling any model.
+    Verdicts,
+    /// Human verdicts on the judge's criteria, to calibrate the judge against.
+    #[serde(rename = "human_verdicts")]
+    HumanVerdicts,
+}
+
+impl Role {
+    /// Every role, in the order files are read.
+    pub const ALL: [Role; 6] = [
+        Role::Catalog,
+        Role::Rules,
+        Role::Traces,
+        Role::Labels,
+        Role::Verdicts,
+        Role::HumanVerdicts,
+    ];
+
+    /// The name in links, manifests and the report (as serde writes it).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Traces => "traces",
+            Role::Catalog => "catalog",
+            Role::Rules => "rules",
+            Role::Labels => "labels",
+            Role::Verdicts => "verdicts",
+            Role::HumanVerdicts => "human_verdicts",
+        }
+    }
+
+    /// The role of a name.
+    pub fn from_name(name: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|role| role.as_str() == name)
+    }
 }
 
 /// The largest file an analysis reads, in bytes (1 GiB). Reading takes several times a file's

@@ -1,5 +1,5 @@
-//! What a dropped file is for, guessed from its content: traces, a tool catalog, ordering rules
-//! or labels. The page uses it for files the user has not assigned a role; the guess and its
+//! What a dropped file is for, guessed from its content: traces, a tool catalog, ordering rules,
+//! labels, or a judge's or humans' verdicts. The page uses it for files the user has not assigned a role; the guess and its
 //! reason are shown so a wrong one can be corrected.
 //!
 //! ```
@@ -95,6 +95,20 @@ fn role_of(value: &Value) -> (Role, String) {
         Value::Array(items) => items.first(),
         other => Some(other),
     };
+    if let Some(record @ Value::Object(_)) = record {
+        if crate::judge::verdict_file::looks_like_verdicts(record) {
+            return (
+                Role::Verdicts,
+                "records with \"criterion\", \"verdict\" and \"model\": judge verdicts".into(),
+            );
+        }
+        if crate::judge::verdict_file::looks_like_human_verdicts(record) {
+            return (
+                Role::HumanVerdicts,
+                "records with \"criterion\" and \"verdict\" but no model: human verdicts".into(),
+            );
+        }
+    }
     if let Some(Value::Object(map)) = record {
         let has = |key: &str| map.contains_key(key);
         if LABEL_KEYS.iter().any(|key| has(key)) && !TRACE_KEYS.iter().any(|key| has(key)) {

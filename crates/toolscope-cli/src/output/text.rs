@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use anyhow::Result;
 use toolscope_core::checks::problem::python_repr;
+use toolscope_core::judge::in_report::JudgeReport;
 use toolscope_core::metrics::selection::{seed_report_lines, Selection, ToolRow};
 use toolscope_core::metrics::task_actions::TaskActions;
 use toolscope_core::{Diagnostic, Report};
@@ -201,8 +202,71 @@ pub fn print_summary(report: &Report) -> Result<()> {
     if let Some(tasks) = &report.tasks {
         out.line(task_summary(tasks))?;
     }
+    if let Some(judge) = &report.judge {
+        for line in judge_lines(judge) {
+            out.line(line)?;
+        }
+    }
     out.flush()?;
     Ok(())
+}
+
+/// Per criterion: passes over the scored verdicts, and the unscored ones apart, by cause; then
+/// the judge against humans, when human verdicts were given.
+fn judge_lines(judge: &JudgeReport) -> Vec<String> {
+    let mut lines = vec![format!(
+        "judge: {} verdicts on {} calls by {}",
+        judge.summary.verdicts,
+        judge.summary.calls,
+        if judge.summary.models.is_empty() {
+            "no model".to_string()
+        } else {
+            judge.summary.models.join(", ")
+        }
+    )];
+    for row in &judge.summary.criteria {
+        let mut line = format!(
+            "  {:<14} pass {} of {} scored ({})",
+            row.criterion.as_str(),
+            row.pass,
+            row.pass + row.fail,
+            percent(row.pass_rate.rate)
+        );
+        if row.unscored > 0 {
+            let causes: Vec<String> = row
+                .unscored_by_cause
+                .iter()
+                .map(|(cause, count)| format!("{} {count}", cause.as_str()))
+                .collect();
+            line.push_str(&format!(
+                "; unscored {} ({})",
+                row.unscored,
+                causes.join(", ")
+            ));
+        }
+        lines.push(line);
+    }
+    if let Some(calibration) = &judge.calibration {
+        for row in &calibration.criteria {
+            let kappa = row
+                .kappa
+                .map_or_else(|| "undefined".to_string(), |kappa| format!("{kappa:.2}"));
+            lines.push(format!(
+                "  vs humans {:<14} agreement {} of {} ({}), kappa {kappa}",
+                row.criterion.as_str(),
+                row.agreement.count,
+                row.agreement.total,
+                percent(row.agreement.rate)
+            ));
+            for warning in &row.warnings {
+                lines.push(format!("    warning: {}", warning.message()));
+            }
+        }
+        for warning in &calibration.warnings {
+            lines.push(format!("  warning: {}", warning.message()));
+        }
+    }
+    lines
 }
 
 /// Per session with a task label: its actions matched, and the ones no call matched.

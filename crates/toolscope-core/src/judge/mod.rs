@@ -16,6 +16,7 @@
 pub mod cache;
 pub mod calibration;
 pub mod cost;
+pub mod in_report;
 pub mod sample;
 pub mod summary;
 pub mod verdict_file;

@@ -42,6 +42,10 @@ pub struct Report {
     pub drift: Vec<DriftItem>,
     /// Problems with the input itself.
     pub diagnostics: Vec<Diagnostic>,
+    /// A judge's verdicts and their measures, when a verdicts or human verdicts file was given
+    /// (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<crate::judge::in_report::JudgeReport>,
 }
 
 impl Report {

@@ -104,20 +104,13 @@ pub fn to_fragment(source: &SharedSource) -> String {
     format!("#{}", out.finish())
 }
 
-/// A role as links and manifests name it (`traces`, `catalog`, `rules`, `labels`).
+/// A role as links and manifests name it (`traces`, `catalog`, `rules`, `labels`, …).
 pub fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Traces => "traces",
-        Role::Catalog => "catalog",
-        Role::Rules => "rules",
-        Role::Labels => "labels",
-    }
+    role.as_str()
 }
 
 fn parse_role(text: &str) -> Option<Role> {
-    [Role::Traces, Role::Catalog, Role::Rules, Role::Labels]
-        .into_iter()
-        .find(|&role| role_name(role) == text)
+    Role::from_name(text)
 }
 
 #[cfg(test)]

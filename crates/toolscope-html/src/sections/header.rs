@@ -69,10 +69,5 @@ fn counts(input: &InputSummary) -> String {
 
 /// The role's name as in the report JSON.
 fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Traces => "traces",
-        Role::Catalog => "catalog",
-        Role::Rules => "rules",
-        Role::Labels => "labels",
-    }
+    role.as_str()
 }
