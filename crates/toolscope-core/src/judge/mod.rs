@@ -14,6 +14,12 @@
 
 use serde::{Deserialize, Serialize};
 
+// The conversation with the model.
+pub mod prompt;
+pub use prompt::{
+    build_prompt, template_ref, verdict_schema, JudgePrompt, PromptLimits, TEMPLATE_ID,
+};
+
 /// What the judge is asked about each call (the first seed's four criteria).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
