@@ -16,9 +16,11 @@ use serde::{Deserialize, Serialize};
 
 // The conversation with the model.
 pub mod prompt;
+pub mod provider;
 pub use prompt::{
     build_prompt, template_ref, verdict_schema, JudgePrompt, PromptLimits, TEMPLATE_ID,
 };
+pub use provider::{build_request, HttpRequest, HttpResponse, Provider, ProviderConfig};
 
 /// What the judge is asked about each call (the first seed's four criteria).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
