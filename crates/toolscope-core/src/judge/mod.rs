@@ -15,8 +15,11 @@
 use serde::{Deserialize, Serialize};
 
 // The conversation with the model.
+pub mod answer;
+pub mod parse;
 pub mod prompt;
 pub mod provider;
+pub use answer::{read_response, Answer, CriterionAnswer, Usage};
 pub use prompt::{
     build_prompt, template_ref, verdict_schema, JudgePrompt, PromptLimits, TEMPLATE_ID,
 };
