@@ -19,11 +19,13 @@ pub mod answer;
 pub mod parse;
 pub mod prompt;
 pub mod provider;
+pub mod retry;
 pub use answer::{read_response, Answer, CriterionAnswer, Usage};
 pub use prompt::{
     build_prompt, template_ref, verdict_schema, JudgePrompt, PromptLimits, TEMPLATE_ID,
 };
 pub use provider::{build_request, HttpRequest, HttpResponse, Provider, ProviderConfig};
+pub use retry::{decide, RetryDecision, RetryPolicy};
 
 /// What the judge is asked about each call (the first seed's four criteria).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
