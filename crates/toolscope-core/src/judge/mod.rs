@@ -16,11 +16,13 @@ use serde::{Deserialize, Serialize};
 
 // The conversation with the model.
 pub mod answer;
+pub mod evidence;
 pub mod parse;
 pub mod prompt;
 pub mod provider;
 pub mod retry;
 pub use answer::{read_response, Answer, CriterionAnswer, Usage};
+pub use evidence::check_evidence;
 pub use prompt::{
     build_prompt, template_ref, verdict_schema, JudgePrompt, PromptLimits, TEMPLATE_ID,
 };
