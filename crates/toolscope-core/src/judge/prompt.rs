@@ -15,7 +15,7 @@ use super::{Criterion, TemplateRef};
 use crate::model::{Args, Event, ResultStatus, Session, ToolDef};
 use crate::share::digest::sha256_hex;
 
-/// The id of [`TEMPLATE`]; change it (and the text) together, never one without the other.
+/// The id of the prompt template; a change to the template's text needs a new id.
 pub const TEMPLATE_ID: &str = "tool-call-v1";
 
 /// The line that separates the system part of [`TEMPLATE`] from its user part.
