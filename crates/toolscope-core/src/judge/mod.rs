@@ -11,6 +11,45 @@
 //! `fail` or `unscored` with its [`UnscoredCause`], a short reason and evidence quotes checked
 //! against the session's text. Unscored verdicts are never folded into pass or fail: rates are
 //! over scored verdicts, always with their denominators and the unscored count beside them.
+//!
+//! The conversation with the model, one call at a time:
+//! - [`prompt`] builds what the judge sees ([`build_prompt`]): the tools as the agent saw them,
+//!   the conversation cut around the call, the call, its result and the next reply, each event
+//!   numbered; the rubric asks for JSON with a verdict, a reason and exact quotes per criterion.
+//!   The same inputs give the same bytes, and the prompt's SHA-256 names it.
+//! - [`provider`] turns the prompt into an HTTP request for Anthropic, OpenAI, Gemini or an
+//!   OpenAI-compatible server ([`build_request`]), with structured output where the API has it
+//!   and the key in one header only.
+//! - [`answer`] reads the response ([`read_response`]) into verdicts and tokens used, or into an
+//!   unscored cause (refusal, truncation, rate limit, quota, HTTP error, parse error) with a
+//!   detail that never holds the key; [`parse`] is its tolerant reader of JSON in text.
+//! - [`retry`] decides after each attempt whether to resend and after how long ([`decide`]).
+//! - [`evidence`] checks every quote against the session ([`check_evidence`]); a verdict whose
+//!   quote is not there becomes unscored.
+//!
+//! ```
+//! use toolscope_core::judge::{build_prompt, build_request, PromptLimits, Provider, ProviderConfig};
+//! use toolscope_core::model::{Args, Event, Session, ToolCall};
+//!
+//! let session = Session {
+//!     session_id: "s1".into(),
+//!     events: vec![
+//!         Event::User { content: "Where is order 7Q2ZK9XA?".into() },
+//!         Event::ToolUse(ToolCall {
+//!             call_id: None,
+//!             name: "lookup_order".into(),
+//!             args: Args::Json(serde_json::json!({"order_id": "7Q2ZK9XA"})),
+//!         }),
+//!     ],
+//!     ..Session::default()
+//! };
+//! let prompt = build_prompt(&session, 1, &[], &PromptLimits::default()).unwrap();
+//! assert!(prompt.user.contains(r#"[event 1] tool_call lookup_order: {"order_id":"7Q2ZK9XA"}"#));
+//! let config = ProviderConfig::new(Provider::OpenAi, "gpt-4o-mini");
+//! let request = build_request(&config, &prompt, "sk-example");
+//! assert_eq!(request.url, "https://api.openai.com/v1/chat/completions");
+//! assert!(!format!("{request:?}").contains("sk-example"));
+//! ```
 
 // Choosing calls, cost, and measuring the verdicts.
 pub mod cache;
@@ -22,6 +61,21 @@ pub mod summary;
 pub mod verdict_file;
 
 use serde::{Deserialize, Serialize};
+
+// The conversation with the model.
+pub mod answer;
+pub mod evidence;
+pub mod parse;
+pub mod prompt;
+pub mod provider;
+pub mod retry;
+pub use answer::{read_response, Answer, CriterionAnswer, Usage};
+pub use evidence::check_evidence;
+pub use prompt::{
+    build_prompt, template_ref, verdict_schema, JudgePrompt, PromptLimits, TEMPLATE_ID,
+};
+pub use provider::{build_request, HttpRequest, HttpResponse, Provider, ProviderConfig};
+pub use retry::{decide, RetryDecision, RetryPolicy};
 
 /// What the judge is asked about each call (the first seed's four criteria).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
