@@ -142,7 +142,7 @@ pub enum UnscoredCause {
     Refusal,
     /// The answer was cut at the token limit.
     Truncated,
-    /// The provider kept answering 429 (or 529) past the retries.
+    /// The provider kept answering 429 past the retries (an overloaded 529 is an `HttpError`).
     RateLimited,
     /// The account is out of quota or credit; retrying cannot help.
     Quota,
