@@ -4,12 +4,14 @@
 mod diagnostics;
 mod drift;
 mod header;
+mod judge;
 mod overview;
 mod problems;
 mod selection;
 mod sessions;
 mod tasks;
 
+use toolscope_core::judge::in_report::JudgeReport;
 use toolscope_core::metrics::selection::Selection;
 use toolscope_core::metrics::task_actions::TaskActions;
 use toolscope_core::Report;
@@ -34,6 +36,7 @@ enum Section<'r> {
     Problems,
     Selection(&'r Selection),
     TaskActions(&'r TaskActions),
+    Judge(&'r JudgeReport),
     Drift,
     Diagnostics,
     Sessions,
@@ -45,6 +48,7 @@ impl Section<'_> {
         let mut sections = vec![Section::Overview, Section::Problems];
         sections.extend(report.selection.as_ref().map(Section::Selection));
         sections.extend(report.tasks.as_ref().map(Section::TaskActions));
+        sections.extend(report.judge.as_ref().map(Section::Judge));
         if !report.drift.is_empty() {
             sections.push(Section::Drift);
         }
@@ -59,6 +63,7 @@ impl Section<'_> {
             Section::Problems => "problems",
             Section::Selection(_) => "selection",
             Section::TaskActions(_) => "task-actions",
+            Section::Judge(_) => "judge",
             Section::Drift => "drift",
             Section::Diagnostics => "diagnostics",
             Section::Sessions => "sessions",
@@ -72,6 +77,7 @@ impl Section<'_> {
             Section::Problems => "Problems",
             Section::Selection(_) => "Selection",
             Section::TaskActions(_) => "Task actions",
+            Section::Judge(_) => "Judge",
             Section::Drift => "Schema drift",
             Section::Diagnostics => "Diagnostics",
             Section::Sessions => "Sessions",
@@ -85,6 +91,7 @@ impl Section<'_> {
             Section::Problems => problems::problems(markup, report),
             Section::Selection(selection) => selection::selection(markup, selection),
             Section::TaskActions(tasks) => tasks::task_actions(markup, tasks),
+            Section::Judge(judge) => judge::judge(markup, judge),
             Section::Drift => drift::drift(markup, &report.drift),
             Section::Diagnostics => diagnostics::diagnostics(markup, &report.diagnostics),
             Section::Sessions => sessions::sessions(markup, &report.sessions),
