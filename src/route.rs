@@ -19,17 +19,20 @@ pub enum View {
     Selection,
     /// One session's events.
     Session,
+    /// A judge's verdicts, when a verdicts file was given.
+    Judge,
     /// Problems with the input files.
     Inputs,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 5] = [
+    pub const ALL: [View; 6] = [
         View::Overview,
         View::Problems,
         View::Selection,
         View::Session,
+        View::Judge,
         View::Inputs,
     ];
 
@@ -40,6 +43,7 @@ impl View {
             View::Problems => "problems",
             View::Selection => "selection",
             View::Session => "session",
+            View::Judge => "judge",
             View::Inputs => "inputs",
         }
     }
@@ -51,6 +55,7 @@ impl View {
             View::Problems => "Problems",
             View::Selection => "Selection",
             View::Session => "Session",
+            View::Judge => "Judge",
             View::Inputs => "Inputs",
         }
     }

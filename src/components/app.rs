@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use super::filters::Filters;
 use super::inputs::InputsView;
+use super::judge::JudgeView;
 use super::loader::{load_demo, Loader};
 use super::overview::Overview;
 use super::problems::ProblemsView;
@@ -100,11 +101,19 @@ pub fn App() -> impl IntoView {
                     {View::ALL
                         .into_iter()
                         .map(|view| {
+                            // The Judge tab only when the report has verdicts.
+                            let is_shown = move || {
+                                view != View::Judge
+                                    || state.report.with(|report| {
+                                        report.as_ref().is_some_and(|report| report.judge.is_some())
+                                    })
+                            };
                             let is_current = move || state.route.with(|route| route.view == view);
                             view! {
                                 <button
                                     role="tab"
                                     class="tab"
+                                    hidden=move || !is_shown()
                                     class:current=is_current
                                     aria-selected=move || is_current().to_string()
                                     data-testid=format!("tab-{}", view.as_str())
@@ -123,6 +132,7 @@ pub fn App() -> impl IntoView {
                         View::Problems => view! { <ProblemsView/> }.into_any(),
                         View::Selection => view! { <SelectionView/> }.into_any(),
                         View::Session => view! { <SessionView/> }.into_any(),
+                        View::Judge => view! { <JudgeView/> }.into_any(),
                         View::Inputs => view! { <InputsView/> }.into_any(),
                     }}
                 </section>

@@ -4,6 +4,7 @@ pub mod app;
 mod charts;
 mod filters;
 mod inputs;
+mod judge;
 mod loader;
 mod overview;
 mod problems;
