@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use toolscope_core::judge::calibration::Calibration;
 use toolscope_core::judge::in_report::JudgeReport;
 use toolscope_core::judge::summary::{AgreementMatrix, CriterionCounts};
-use toolscope_core::judge::{Outcome, Verdict};
+use toolscope_core::judge::Verdict;
 
 use super::table::{header, session_cell};
 use crate::format::{count_of, decimal, percent};
@@ -149,16 +149,7 @@ fn CodeVsJudge(matrix: AgreementMatrix) -> impl IntoView {
 
 #[component]
 fn CalibrationTable(calibration: Calibration) -> impl IntoView {
-    let warnings: Vec<String> = calibration
-        .criteria
-        .iter()
-        .flat_map(|row| {
-            row.warnings
-                .iter()
-                .map(move |warning| format!("{}: {}", row.criterion.as_str(), warning.message()))
-        })
-        .chain(calibration.warnings.iter().map(|warning| warning.message()))
-        .collect();
+    let warnings = calibration.warning_lines();
     view! {
         <h2>"Against human verdicts"</h2>
         <div class="table-wrap">
@@ -211,12 +202,7 @@ fn VerdictList(verdicts: Vec<Verdict>) -> impl IntoView {
                         .into_iter()
                         .take(VERDICT_ROWS)
                         .map(|verdict| {
-                            let shown = match (verdict.verdict, verdict.cause) {
-                                (Outcome::Pass, _) => "pass".to_string(),
-                                (Outcome::Fail, _) => "fail".to_string(),
-                                (Outcome::Unscored, Some(cause)) => format!("unscored: {}", cause.as_str()),
-                                (Outcome::Unscored, None) => "unscored".to_string(),
-                            };
+                            let shown = verdict.shown();
                             view! {
                                 <tr data-testid="judge-verdict">
                                     {session_cell(verdict.session_id.clone())}

@@ -75,3 +75,32 @@ impl std::fmt::Display for Diagnostic {
         write!(f, ": {severity}: {}", self.message)
     }
 }
+
+/// `n` with its thousands separated by commas, as messages and the docs write numbers:
+/// `1,000,000`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+#[cfg(test)]
+mod grouped_tests {
+    use super::grouped;
+
+    #[test]
+    fn thousands_are_separated_by_commas() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000), "1,000");
+        assert_eq!(grouped(60_000), "60,000");
+        assert_eq!(grouped(1_234_567), "1,234,567");
+        assert_eq!(grouped(u64::MAX), "18,446,744,073,709,551,615");
+    }
+}

@@ -44,8 +44,14 @@ fn the_judge_section_counts_scored_verdicts_and_keeps_the_unscored_apart() {
     let html = render(&report_with_verdicts(), &HtmlOptions::default());
     assert_only_expected_markup(&html);
     let judge = section(&html, "judge");
-    assert!(judge.contains("3 verdicts on 3 calls by judge&lt;b&gt;model&lt;/b&gt;"), "{judge}");
-    assert!(judge.contains("50.0 % (1 of 2)"), "pass rate over scored verdicts");
+    assert!(
+        judge.contains("3 verdicts on 3 calls by judge&lt;b&gt;model&lt;/b&gt;"),
+        "{judge}"
+    );
+    assert!(
+        judge.contains("50.0 % (1 of 2)"),
+        "pass rate over scored verdicts"
+    );
     assert!(judge.contains("refusal 1"));
     assert!(judge.contains("Against human verdicts"));
     assert!(judge.contains("unscored: refusal"));

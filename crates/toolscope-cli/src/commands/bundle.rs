@@ -21,9 +21,9 @@ use toolscope_core::share::{digest, MAX_HOSTED_BYTES};
 
 use crate::cli::BundleArgs;
 use crate::inputs::{read_inputs, LoadedFile};
-use crate::output::number::grouped;
 use crate::output::terminal;
 use crate::Outcome;
+use toolscope_core::diagnostic::grouped;
 
 const PAGE_FILES_HINT: &str = "toolscope bundle needs the page's built files: run \
                                scripts/build-site (it writes dist/) and pass --page-dir dist";

@@ -18,9 +18,9 @@ use toolscope_core::share::{
 
 use crate::cli::ShareArgs;
 use crate::inputs::{read_inputs, Inputs};
-use crate::output::number::grouped;
 use crate::output::terminal;
 use crate::Outcome;
+use toolscope_core::diagnostic::grouped;
 
 /// What a sealed link says in place of the file's address when `--url` is not given.
 const URL_PLACEHOLDER: &str = "WHERE-YOU-HOST-IT";

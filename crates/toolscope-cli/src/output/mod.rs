@@ -5,6 +5,5 @@
 pub mod escape;
 pub mod html;
 pub mod json;
-pub mod number;
 pub mod terminal;
 pub mod text;

@@ -19,6 +19,7 @@ use serde_json::Value;
 use super::catalog::CompiledTool;
 use super::problem::{Problem, ProblemKind};
 use super::schema_bound::{Assessment, CHECK_BUDGET, MAX_NESTING};
+use crate::diagnostic::grouped;
 
 /// Every schema error of decoded arguments; or, when checking them would exceed the bound on
 /// the work, one problem saying so instead.
@@ -113,19 +114,6 @@ fn undecidable(session_id: &str, step: usize, name: &str, pointer: &str, reason:
     );
     problem.pointer = Some(pointer.to_string());
     problem
-}
-
-/// `n` with thousands separated by commas, as the messages write their bounds: 1,000,000.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -254,13 +242,5 @@ mod tests {
             )]
         );
         assert!(problems(&doubling_defs(15), &json!("a")).is_empty());
-    }
-
-    #[test]
-    fn grouped_separates_thousands() {
-        assert_eq!(super::grouped(0), "0");
-        assert_eq!(super::grouped(999), "999");
-        assert_eq!(super::grouped(1_024), "1,024");
-        assert_eq!(super::grouped(1_000_000), "1,000,000");
     }
 }

@@ -91,6 +91,22 @@ pub struct Calibration {
     pub method: CalibrationMethod,
 }
 
+impl Calibration {
+    /// Every warning as a line to show: the criterion's own first (`args_grounded: …`), then
+    /// those about the whole calibration.
+    pub fn warning_lines(&self) -> Vec<String> {
+        self.criteria
+            .iter()
+            .flat_map(|row| {
+                row.warnings.iter().map(move |warning| {
+                    format!("{}: {}", row.criterion.as_str(), warning.message())
+                })
+            })
+            .chain(self.warnings.iter().map(CalibrationWarning::message))
+            .collect()
+    }
+}
+
 /// The 2×2 table of judge against human on paired items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Confusion {

@@ -238,6 +238,18 @@ pub struct Verdict {
     pub prompt_sha256: String,
 }
 
+impl Verdict {
+    /// The verdict as the report shows it: `pass`, `fail`, or `unscored: <cause>`.
+    pub fn shown(&self) -> String {
+        match (self.verdict, self.cause) {
+            (Outcome::Pass, _) => "pass".into(),
+            (Outcome::Fail, _) => "fail".into(),
+            (Outcome::Unscored, Some(cause)) => format!("unscored: {}", cause.as_str()),
+            (Outcome::Unscored, None) => "unscored".into(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@
 //!
 //! The same inputs always give the same bytes, so the prompt's SHA-256 is a cache key.
 
+use crate::diagnostic::grouped;
 use serde_json::{json, Map, Value};
 
 use super::{Criterion, TemplateRef};
@@ -400,22 +401,9 @@ fn cut_text(text: &str, max_chars: usize) -> String {
     format!(
         "{}[… {} characters cut …]{}",
         &text[..head_end],
-        thousands(cut),
+        grouped(cut as u64),
         &text[tail_start..]
     )
-}
-
-/// `1234567` as `1,234,567`.
-fn thousands(number: usize) -> String {
-    let digits = number.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (position, digit) in digits.chars().enumerate() {
-        if position > 0 && (digits.len() - position).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }
 
 fn render_tools(tools: &[ToolDef], called: &str, max_chars: usize) -> String {
@@ -449,7 +437,7 @@ fn render_tools(tools: &[ToolDef], called: &str, max_chars: usize) -> String {
         }
         out.push_str(&format!(
             "[… {} more tools not shown for length: {names} …]\n",
-            thousands(left_out.len())
+            grouped(left_out.len() as u64)
         ));
     }
     out.truncate(out.trim_end().len());
@@ -703,10 +691,6 @@ mod tests {
             cut_text(&wide, 9),
             format!("{}[… 11 characters cut …]{}", "é".repeat(6), "é".repeat(3))
         );
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000), "1,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 
     #[test]

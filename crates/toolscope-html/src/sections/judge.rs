@@ -5,7 +5,6 @@
 use toolscope_core::judge::calibration::Calibration;
 use toolscope_core::judge::in_report::JudgeReport;
 use toolscope_core::judge::summary::CriterionCounts;
-use toolscope_core::judge::{Outcome, UnscoredCause};
 
 use super::{cap_note, hint, number_cell, table, text_cell};
 use crate::format::{decimal, interval, rate_with_counts};
@@ -179,16 +178,7 @@ fn calibration_table(markup: &mut Markup, calibration: &Calibration) {
             });
         }
     });
-    let warnings: Vec<String> = calibration
-        .criteria
-        .iter()
-        .flat_map(|row| {
-            row.warnings
-                .iter()
-                .map(move |warning| format!("{}: {}", row.criterion.as_str(), warning.message()))
-        })
-        .chain(calibration.warnings.iter().map(|warning| warning.message()))
-        .collect();
+    let warnings = calibration.warning_lines();
     if !warnings.is_empty() {
         markup.element("ul", &[("class", "warnings")], |markup| {
             for warning in &warnings {
@@ -219,19 +209,10 @@ fn verdicts_table(markup: &mut Markup, judge: &JudgeReport) {
                     markup.text_element("code", &[], &verdict.tool);
                 });
                 text_cell(markup, verdict.criterion.as_str());
-                text_cell(markup, &outcome(verdict.verdict, verdict.cause));
+                text_cell(markup, &verdict.shown());
                 text_cell(markup, &verdict.reason);
             });
         }
     });
     cap_note(markup, MAX_PROBLEM_ROWS, judge.verdicts.len(), "verdicts");
-}
-
-fn outcome(outcome: Outcome, cause: Option<UnscoredCause>) -> String {
-    match (outcome, cause) {
-        (Outcome::Pass, _) => "pass".into(),
-        (Outcome::Fail, _) => "fail".into(),
-        (Outcome::Unscored, Some(cause)) => format!("unscored: {}", cause.as_str()),
-        (Outcome::Unscored, None) => "unscored".into(),
-    }
 }
