@@ -26,6 +26,7 @@ mod analysis;
 mod analyze;
 mod analyze_tasks;
 pub mod checks;
+pub mod compare;
 pub mod diagnostic;
 pub mod drift;
 pub mod formats;
