@@ -11,6 +11,7 @@
 
 mod cli;
 mod commands;
+mod http;
 mod inputs;
 mod output;
 
