@@ -759,3 +759,62 @@ fn a_run_where_no_request_is_answered_exits_2() {
     // The verdicts are written all the same: they say why.
     assert_eq!(read_verdicts(&out).len(), 8);
 }
+
+#[test]
+fn a_redirect_is_not_followed_with_the_key() {
+    let fake = FakeProvider::start();
+    let dir = tempfile::tempdir().unwrap();
+    let sessions = sessions_file(
+        dir.path(),
+        &[("ok", "Where is my order?"), ("moved", "FAULT:redirect")],
+    );
+    let out = dir.path().join("verdicts.jsonl");
+    let output = judge(
+        &fake,
+        dir.path(),
+        "anthropic",
+        Some(KEY),
+        &["--out", out.to_str().unwrap(), &sessions],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let causes = causes_by_session(&read_verdicts(&out));
+    assert_eq!(
+        causes[1],
+        ("moved".to_string(), vec!["http_error".to_string(); 4])
+    );
+    let requests = fake.requests();
+    assert!(requests
+        .iter()
+        .all(|request| request.path == "/v1/messages"));
+    assert_eq!(requests.len(), 2, "a 3xx is not retried either");
+}
+
+#[test]
+fn only_problems_judges_the_calls_code_checks_flagged() {
+    let fake = FakeProvider::start();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("verdicts.jsonl");
+    // With the seed catalog, search_docs is an unknown tool in turn-2, turn-3 and turn-4.
+    let output = judge(
+        &fake,
+        dir.path(),
+        "openai",
+        Some(KEY),
+        &[
+            "--only-problems",
+            "--tools",
+            &fixture("seed/tools.json"),
+            "--out",
+            out.to_str().unwrap(),
+            &fixture("seed/selection_sessions.jsonl"),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let sessions: Vec<String> = read_verdicts(&out)
+        .iter()
+        .step_by(4)
+        .map(|verdict| verdict["session_id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(sessions, ["turn-2", "turn-3", "turn-4"]);
+    assert_eq!(fake.requests().len(), 3);
+}

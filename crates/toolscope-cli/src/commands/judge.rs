@@ -633,3 +633,97 @@ fn example_lines(verdicts: &[Verdict]) -> Vec<String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolscope_core::judge::cost::Price;
+    use toolscope_core::judge::{Criterion, TemplateRef};
+
+    fn verdict(session_id: &str, outcome: VerdictOutcome, cause: Option<UnscoredCause>) -> Verdict {
+        Verdict {
+            session_id: session_id.into(),
+            step: 1,
+            tool: "lookup_order".into(),
+            criterion: Criterion::ArgsGrounded,
+            verdict: outcome,
+            cause,
+            reason: format!("reason for {session_id}"),
+            evidence: Vec::new(),
+            model: "m".into(),
+            template: TemplateRef {
+                id: "tool-call-v1".into(),
+                sha256: "00".into(),
+            },
+            prompt_sha256: "11".into(),
+        }
+    }
+
+    #[test]
+    fn the_summary_counts_verdicts_by_cause_and_prices_the_providers_tokens() {
+        let config = ProviderConfig::new(Provider::OpenAi, "gpt-4o-mini");
+        let verdicts = [
+            verdict("a", VerdictOutcome::Pass, None),
+            verdict("a", VerdictOutcome::Fail, None),
+            verdict(
+                "b",
+                VerdictOutcome::Unscored,
+                Some(UnscoredCause::RateLimited),
+            ),
+            verdict(
+                "c",
+                VerdictOutcome::Unscored,
+                Some(UnscoredCause::ParseError),
+            ),
+            verdict(
+                "d",
+                VerdictOutcome::Unscored,
+                Some(UnscoredCause::ParseError),
+            ),
+        ];
+        let mut spend = Spend::new(Some(Price {
+            input_per_mtok_usd: 1.0,
+            output_per_mtok_usd: 10.0,
+        }));
+        spend.add(12_345, 678);
+        assert_eq!(
+            summary_line(&config, 4, &verdicts, 1, &spend),
+            "judged 4 calls: 2 verdicts scored, 3 unscored (parse_error 2, rate_limited 1), 1 \
+             from cache, spend $0.0191 (in 12,345 / out 678 tokens)"
+        );
+        assert_eq!(
+            example_lines(&verdicts),
+            [
+                "  parse_error (e.g. c step 1): reason for c",
+                "  rate_limited (e.g. b step 1): reason for b",
+            ]
+        );
+        let unpriced = Spend::new(None);
+        assert!(summary_line(&config, 0, &[], 0, &unpriced)
+            .ends_with("0 unscored, 0 from cache, spend unknown (no price for gpt-4o-mini) (in 0 / out 0 tokens)"));
+    }
+
+    #[test]
+    fn the_plan_names_the_requests_tokens_and_cost_or_the_missing_price() {
+        let config = ProviderConfig::new(Provider::Anthropic, "claude-x");
+        let estimate = RunEstimate {
+            requests: 3,
+            input_tokens: 12_000,
+            output_tokens: 6_144,
+            cost_usd: None,
+        };
+        assert_eq!(
+            plan_line(&config, 5, &estimate),
+            "plan: 5 calls to judge with anthropic claude-x: 2 from cache, 3 requests, about \
+             12,000 input tokens and at most 6,144 output tokens; no price for claude-x: edit a \
+             price table with --prices"
+        );
+        let priced = RunEstimate {
+            cost_usd: Some(0.5),
+            ..estimate
+        };
+        assert!(
+            plan_line(&config, 3, &priced).ends_with("; about $0.5000 at the price table's price")
+        );
+    }
+}

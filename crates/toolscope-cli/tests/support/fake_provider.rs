@@ -156,7 +156,7 @@ impl Drop for FakeProvider {
 const WARM_CONNECTIONS: usize = 24;
 
 /// The faults the fake injects, asked for by `FAULT:<name>` in the session.
-pub const FAULTS: [&str; 11] = [
+pub const FAULTS: [&str; 12] = [
     "rate_limit_once", // 429 with retry-after: 1, then a verdict
     "server_error",    // 500 every time
     "overloaded",      // 529 every time
@@ -168,6 +168,7 @@ pub const FAULTS: [&str; 11] = [
     "quota",           // out of quota or credit
     "bad_key",         // 401 whose message repeats the key it was given
     "bad_evidence",    // a verdict quoting text that is not in the session
+    "redirect",        // 307 to /stolen on the same server (a request there is recorded)
 ];
 
 fn handle(mut request: tiny_http::Request, state: &Mutex<State>) {
@@ -367,6 +368,13 @@ fn respond(api: Api, recorded: &Recorded, prompt: &str, seen: usize) -> Answer {
                 Vec::new(),
                 json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})
                     .to_string(),
+            )
+        }
+        Some("redirect") => {
+            return (
+                307,
+                vec![("location", format!("{}/stolen", recorded.header("host").map(|host| format!("http://{host}")).unwrap_or_default()))],
+                String::new(),
             )
         }
         Some("malformed_json") => return (200, Vec::new(), "{\"id\": \"msg_1\", \"content\": [".into()),
