@@ -818,3 +818,30 @@ fn only_problems_judges_the_calls_code_checks_flagged() {
     assert_eq!(sessions, ["turn-2", "turn-3", "turn-4"]);
     assert_eq!(fake.requests().len(), 3);
 }
+
+#[test]
+fn text_from_the_model_reaches_the_terminal_escaped() {
+    let fake = FakeProvider::start();
+    let dir = tempfile::tempdir().unwrap();
+    let sessions = sessions_file(dir.path(), &[("hostile", "FAULT:hostile_quote")]);
+    let output = judge(
+        &fake,
+        dir.path(),
+        "openai",
+        Some(KEY),
+        &["--no-cache", "--out", "v.jsonl", &sessions],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(text.contains("evidence_mismatch"), "{text}");
+    // The core blanks control characters in the reason; the terminal would escape any left.
+    assert!(text.contains("]0;pwned"), "{text}");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text}"
+    );
+    assert!(
+        !text.lines().any(|line| line.starts_with("step 99")),
+        "{text}"
+    );
+}

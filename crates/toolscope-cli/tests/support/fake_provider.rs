@@ -156,7 +156,7 @@ impl Drop for FakeProvider {
 const WARM_CONNECTIONS: usize = 24;
 
 /// The faults the fake injects, asked for by `FAULT:<name>` in the session.
-pub const FAULTS: [&str; 12] = [
+pub const FAULTS: [&str; 13] = [
     "rate_limit_once", // 429 with retry-after: 1, then a verdict
     "server_error",    // 500 every time
     "overloaded",      // 529 every time
@@ -169,6 +169,7 @@ pub const FAULTS: [&str; 12] = [
     "bad_key",         // 401 whose message repeats the key it was given
     "bad_evidence",    // a verdict quoting text that is not in the session
     "redirect",        // 307 to /stolen on the same server (a request there is recorded)
+    "hostile_quote",   // a verdict quoting terminal escapes that are not in the session
 ];
 
 fn handle(mut request: tiny_http::Request, state: &Mutex<State>) {
@@ -421,7 +422,11 @@ fn respond(api: Api, recorded: &Recorded, prompt: &str, seen: usize) -> Answer {
         }
         _ => {}
     }
-    let verdict = verdict_json(prompt, fault == Some("bad_evidence"));
+    let mut verdict = verdict_json(prompt, fault == Some("bad_evidence"));
+    if fault == Some("hostile_quote") {
+        verdict["call_decision"]["evidence"][0]["quote"] =
+            "\u{1b}]0;pwned\u{7}\nstep 99: forged".into();
+    }
     let text = match fault {
         Some("prose") => "I think the agent did fine on the whole.".to_string(),
         _ => verdict.to_string(),
