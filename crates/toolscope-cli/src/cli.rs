@@ -31,6 +31,9 @@ pub enum Command {
     /// Write a folder for any static host: the page's built files (scripts/build-site writes
     /// them to dist/), the inputs and a manifest that opens them.
     Bundle(BundleArgs),
+    /// Ask a model (with your key) four questions per tool call and write its verdicts as JSON
+    /// Lines, for `toolscope report --verdicts`.
+    Judge(JudgeArgs),
 }
 
 /// The command line, or the end of the process with clap's message when it is not a valid one.
@@ -206,6 +209,89 @@ pub struct BundleArgs {
     /// Write into a folder that is not empty, replacing only the files the bundle writes.
     #[arg(long)]
     pub force: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The key comes from ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY \
+(openai-compatible: OPENAI_API_KEY when set, else none), or from the variable --api-key-env \
+names; it is sent in the provider's auth header and nowhere else. docs/judge.md has the prompt, \
+the retries, the cache and the verdicts file."
+)]
+pub struct JudgeArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+    /// Label files, read as `toolscope report` reads them (they do not change what is judged).
+    #[arg(long = "labels", value_name = "FILE")]
+    pub labels: Vec<PathBuf>,
+    /// The model API to ask.
+    #[arg(long, value_enum)]
+    pub provider: JudgeProvider,
+    /// The model's name as the API knows it (claude-sonnet-4-5, gpt-4o-mini, gemini-2.5-flash, ...).
+    #[arg(long, value_name = "MODEL")]
+    pub model: String,
+    /// The API's base URL (required for openai-compatible, e.g. http://localhost:8000/v1).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// The environment variable holding the key, instead of the provider's usual one.
+    #[arg(long, value_name = "NAME")]
+    pub api_key_env: Option<String>,
+    /// Judge N calls drawn at random, stratified by tool (reproducible with --seed).
+    #[arg(long, value_name = "N", conflicts_with = "only_problems")]
+    pub sample: Option<usize>,
+    /// The sample's seed: the same seed and inputs give the same calls.
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "sample")]
+    pub seed: u64,
+    /// Judge only the calls where a code check found a problem.
+    #[arg(long)]
+    pub only_problems: bool,
+    /// Stop before the request that could take the spend past X dollars (needs a price).
+    #[arg(long, value_name = "X")]
+    pub budget_usd: Option<f64>,
+    /// A price table (JSON, as docs/judge.md shows) to use instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<PathBuf>,
+    /// Requests in flight at once.
+    #[arg(long, value_name = "K", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub concurrency: u32,
+    /// Seconds to wait for one answer before the attempt counts as timed out.
+    #[arg(long = "timeout-s", value_name = "T", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_s: u64,
+    /// Output tokens each answer may take.
+    #[arg(long, value_name = "N", default_value_t = toolscope_core::judge::provider::DEFAULT_MAX_OUTPUT_TOKENS)]
+    pub max_output_tokens: u32,
+    /// Verdicts already paid for, by prompt: read before the run, appended to as calls are judged.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = ".toolscope-judge-cache.jsonl"
+    )]
+    pub cache: PathBuf,
+    /// Neither read nor write the cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Where to write the verdicts (JSON Lines, one per call and criterion).
+    #[arg(long, value_name = "FILE", required_unless_present = "estimate")]
+    pub out: Option<PathBuf>,
+    /// Print what the run would send and cost, and send nothing.
+    #[arg(long)]
+    pub estimate: bool,
+    /// For tests: the first retry's delay in milliseconds (default 1000).
+    #[arg(long, value_name = "MS", hide = true, default_value_t = 1_000)]
+    pub retry_base_ms: u64,
+}
+
+/// `--provider`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum JudgeProvider {
+    /// Anthropic's Messages API (key: ANTHROPIC_API_KEY).
+    Anthropic,
+    /// OpenAI's Chat Completions (key: OPENAI_API_KEY).
+    Openai,
+    /// Google's Gemini API (key: GEMINI_API_KEY).
+    Gemini,
+    /// A server speaking OpenAI's Chat Completions at --base-url (key: OPENAI_API_KEY if set).
+    OpenaiCompatible,
 }
 
 /// How labelled arguments are compared.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use toolscope_core::metrics::args_match::ArgsMode;
-use toolscope_core::{analyze, InputFile, Options, Report, Role, MAX_FILE_BYTES};
+use toolscope_core::{analyze, Analysis, InputFile, Options, Report, Role, MAX_FILE_BYTES};
 
 use crate::cli::{ArgsMatch, InputArgs, MetricArgs};
 
@@ -73,15 +73,22 @@ pub fn read_inputs(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<I
 impl Inputs {
     /// The engine's report on these inputs.
     pub fn analyze(&self) -> Report {
-        let files: Vec<InputFile<'_>> = self
-            .files
+        analyze(&self.input_files(), &self.options)
+    }
+
+    /// The engine's analysis of these inputs: the report with the sessions behind it.
+    pub fn analysis(&self) -> Analysis {
+        Analysis::new(&self.input_files(), &self.options, &mut |_| {})
+    }
+
+    fn input_files(&self) -> Vec<InputFile<'_>> {
+        self.files
             .iter()
             .map(|file| match file.too_large {
                 Some(size) => InputFile::too_large(&file.name, size, file.role),
                 None => InputFile::new(&file.name, &file.bytes, file.role),
             })
-            .collect();
-        analyze(&files, &self.options)
+            .collect()
     }
 
     /// An error naming the first file left unread because of its size: what cannot be read

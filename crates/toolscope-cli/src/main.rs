@@ -1,7 +1,8 @@
 //! `toolscope`: the toolscope engine on the command line.
 //!
 //! Exit codes: 0 clean, 1 problems found, 2 usage or input error (a file that cannot be read,
-//! or input diagnostics of severity error). A closed stdout (`| head`) ends quietly.
+//! or input diagnostics of severity error; for `judge`, also a run where not one request was
+//! answered). A closed stdout (`| head`) ends quietly.
 //!
 //! Text output goes through `output::terminal`, which escapes everything from the input; the
 //! print macros are denied here and `clippy.toml` forbids `std::io::stdout`/`stderr`, so no
@@ -11,6 +12,7 @@
 
 mod cli;
 mod commands;
+mod http;
 mod inputs;
 mod output;
 

@@ -26,7 +26,7 @@ use crate::judge::in_report::judge_report;
 use crate::metrics::outcome::TurnOutcome;
 use crate::metrics::selection::summarize;
 use crate::metrics::task_actions::{summarize_tasks, TaskOutcome};
-use crate::model::Session;
+use crate::model::{Session, ToolDef};
 use crate::report::{summarize_checks, Report};
 
 /// What the engine is doing, for a progress bar.
@@ -237,6 +237,18 @@ impl Analysis {
             .sessions
             .iter()
             .find(|session| session.session_id == session_id)
+    }
+
+    /// Every session, in the report's order (the judge chooses calls among them).
+    pub fn sessions(&self) -> &[Session] {
+        &self.parts.sessions
+    }
+
+    /// The tools the catalog files define, as given; `None` when no catalog file was given
+    /// (each session's own tools then apply). The judge shows these to the model for sessions
+    /// that carry no tools of their own.
+    pub fn catalog_tools(&self) -> Option<&[ToolDef]> {
+        self.parts.catalog_tools.as_deref()
     }
 
     /// The agents, in order of first appearance.

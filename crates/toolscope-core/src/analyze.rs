@@ -59,6 +59,8 @@ pub(crate) struct Parts {
     pub(crate) verdicts: Vec<Verdict>,
     /// Human verdicts, from human verdicts files.
     pub(crate) human_verdicts: Vec<HumanVerdict>,
+    /// The catalog files' tools; None when no catalog file was given.
+    pub(crate) catalog_tools: Option<Vec<ToolDef>>,
 }
 
 impl Parts {
@@ -286,6 +288,7 @@ pub(crate) fn run(
         options: *options,
         verdicts,
         human_verdicts,
+        catalog_tools: (!catalog_files.is_empty()).then_some(catalog_tools),
     }
 }
 

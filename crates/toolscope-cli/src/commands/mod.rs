@@ -2,6 +2,7 @@
 
 mod bundle;
 mod check;
+mod judge;
 mod report;
 mod score;
 mod share;
@@ -21,6 +22,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Report(args) => report::run(&args),
         Command::Share(args) => share::run(&args),
         Command::Bundle(args) => bundle::run(&args),
+        Command::Judge(args) => judge::run(&args),
     }
 }
 
