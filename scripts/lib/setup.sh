@@ -251,6 +251,8 @@ ensure_wasm_bindgen() {
 ensure_trunk() {
     ensure_cargo_on_path
     cargo_install_exact trunk trunk "$TRUNK_VERSION" --locked
+    # Trunk.toml's post-build hook (scripts/csp-hashes) runs on Python's standard library.
+    command -v python3 >/dev/null 2>&1 || apt_install python3
 }
 
 # Chromium for the page tests. Never let a test tool download its own browser.

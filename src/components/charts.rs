@@ -28,7 +28,11 @@ fn drawing_area(
 ) -> Option<DrawingArea<CanvasBackend, Shift>> {
     canvas.set_width(width);
     canvas.set_height(height);
-    let _ = canvas.set_attribute("style", &format!("width: {width}px; height: {height}px"));
+    // Through the CSSOM, not a `style` attribute: the page's Content-Security-Policy
+    // (`style-src 'self'`) refuses inline style attributes but not CSSOM changes.
+    let style = web_sys::HtmlElement::style(canvas);
+    let _ = style.set_property("width", &format!("{width}px"));
+    let _ = style.set_property("height", &format!("{height}px"));
     Some(CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area())
 }
 

@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, waitForReport, cliReport, downloadText, FIXTURES } from './support.mjs';
+import {
+  serve, launch, waitForReport, cliReport, downloadText, watchConsole, watchPolicy, FIXTURES,
+} from './support.mjs';
 
 const SEED = join(FIXTURES, 'seed');
 
@@ -54,7 +56,9 @@ after(async () => {
 const seedFile = (name, role) => ({ name, role, text: readFileSync(join(SEED, name), 'utf8') });
 
 test('another page opens a report in toolscope by postMessage, and is asked before replacing it', async () => {
+  const errors = [];
   const context = await browser.newContext({ acceptDownloads: true });
+  await watchPolicy(context, errors);
   const opener = await context.newPage();
   await opener.goto(`http://127.0.0.1:${openerHost.address().port}/`);
   const [popup, version] = await Promise.all([
@@ -62,10 +66,9 @@ test('another page opens a report in toolscope by postMessage, and is asked befo
     opener.evaluate((url) => window.openToolscope(url), server.url),
   ]);
   const warnings = [];
-  const errors = [];
+  watchConsole(popup, errors);
   popup.on('console', (message) => {
     if (message.type() === 'warning' && message.text().startsWith('toolscope:')) warnings.push(message.text());
-    if (message.type() === 'error') errors.push(message.text());
   });
   assert.match(version, /^\d+\.\d+\.\d+/);
 

@@ -60,17 +60,45 @@ export async function launch() {
   });
 }
 
-/** A new page on `url`, failing the test on any page error or console error. */
+/**
+ * A new page on `url`, failing the test on any page error, console error or breach of the page's
+ * Content-Security-Policy (each lands in `errors`, which every test asserts empty).
+ */
 export async function open(browser, url, errors = []) {
   const context = await browser.newContext({ acceptDownloads: true });
+  await watchPolicy(context, errors);
   const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
-  });
+  watchConsole(page, errors);
   await page.goto(url);
   await page.getByTestId('version').waitFor();
   return page;
+}
+
+/** Adds `page`'s uncaught errors, console errors and any console word of the policy to `errors`. */
+export function watchConsole(page, errors) {
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) {
+      errors.push(`console: ${message.text()}`);
+    }
+  });
+}
+
+/**
+ * Reports every `securitypolicyviolation` in the context's pages (popups too) as a `csp: …`
+ * error. Playwright's init scripts and evaluations are not subject to the page's policy, so the
+ * listener is in place before the page's own first script runs.
+ */
+export async function watchPolicy(context, errors) {
+  await context.exposeBinding('__toolscopePolicyViolation', (_source, text) => errors.push(`csp: ${text}`));
+  await context.addInitScript(() => {
+    addEventListener('securitypolicyviolation', (event) => {
+      const where = event.sourceFile ? ` (${event.sourceFile}:${event.lineNumber})` : '';
+      window.__toolscopePolicyViolation(
+        `${event.effectiveDirective} refused ${event.blockedURI || 'inline'}${where}`,
+      );
+    });
+  });
 }
 
 /** Gives files to the page through its file input and waits for the report. */
