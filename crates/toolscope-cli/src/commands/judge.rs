@@ -21,18 +21,20 @@ use std::sync::{mpsc, Mutex, PoisonError};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use toolscope_core::judge::cache::{cache_key, entry_line, is_cacheable, VerdictCache};
-use toolscope_core::judge::cost::{
-    default_table, estimate_run, estimate_tokens, would_exceed, PriceTable, RunEstimate, Spend,
+use toolscope_core::judge::cache::{entry_line, is_cacheable, VerdictCache};
+use toolscope_core::judge::cost::{default_table, PriceTable, RunEstimate, Spend};
+use toolscope_core::judge::run::{
+    estimate_plan, is_answered, not_run_answer, plan_calls, Exchange, Failure, Ledger, Next,
+    PlannedCall,
 };
-use toolscope_core::judge::sample::{choose_calls, Selection};
+use toolscope_core::judge::sample::Selection;
 use toolscope_core::judge::verdict_file::write_verdicts;
 use toolscope_core::judge::{
-    build_prompt, build_request, check_evidence, decide, read_response, Answer, JudgePrompt,
-    Outcome as VerdictOutcome, PromptLimits, Provider, ProviderConfig, RetryDecision, RetryPolicy,
-    UnscoredCause, Usage, Verdict,
+    Answer, Outcome as VerdictOutcome, PromptLimits, Provider, ProviderConfig, RetryPolicy,
+    UnscoredCause, Verdict,
 };
 use toolscope_core::model::Session;
+use toolscope_core::Analysis;
 
 use super::report_diagnostics;
 use crate::cli::{ArgsMatch, JudgeArgs, JudgeProvider, MetricArgs};
@@ -91,48 +93,14 @@ pub fn run(args: &JudgeArgs) -> Result<Outcome> {
     } else {
         Selection::All
     };
-    let chosen = choose_calls(analysis.sessions(), &analysis.report().problems, &selection);
-    let limits = PromptLimits::default();
-    let jobs: Vec<Job<'_>> = chosen
-        .iter()
-        .filter_map(|call| {
-            let session = analysis.session(&call.session_id)?;
-            let tools = session
-                .tools
-                .as_deref()
-                .map(Vec::as_slice)
-                .or(analysis.catalog_tools())
-                .unwrap_or(&[]);
-            let prompt = build_prompt(session, call.step, tools, &limits)?;
-            let key = cache_key(
-                config.provider.as_str(),
-                &config.model,
-                &prompt.template,
-                &prompt.prompt_sha256,
-            );
-            let cached = cache.get(&key).map(<[Verdict]>::to_vec);
-            Some(Job {
-                session,
-                step: call.step,
-                prompt,
-                key,
-                cached,
-            })
-        })
-        .collect();
-
-    let to_send: Vec<usize> = jobs
-        .iter()
-        .map(|job| prompt_chars(&job.prompt))
-        .zip(&jobs)
-        .filter(|(_, job)| job.cached.is_none())
-        .map(|(chars, _)| chars)
-        .collect();
-    let estimate = estimate_run(
-        &to_send,
-        u64::from(config.max_output_tokens),
-        price.as_ref(),
+    let jobs = plan_calls(
+        &analysis,
+        &config,
+        &selection,
+        &cache,
+        &PromptLimits::default(),
     );
+    let estimate = estimate_plan(&jobs, config.max_output_tokens, price.as_ref());
     let plan = plan_line(&config, jobs.len(), &estimate);
     if args.estimate {
         let mut out = terminal::stdout();
@@ -174,13 +142,8 @@ pub fn run(args: &JudgeArgs) -> Result<Outcome> {
             base_delay_ms: args.retry_base_ms,
             ..RetryPolicy::default()
         },
-        budget_usd: args.budget_usd,
-        ledger: Mutex::new(Ledger {
-            spend: Spend::new(price),
-            reserved_input: 0,
-            reserved_output: 0,
-            is_stopped: false,
-        }),
+        analysis: &analysis,
+        ledger: Mutex::new(Ledger::new(price, args.budget_usd)),
     };
     let mut results: Vec<Option<CallResult>> = jobs
         .iter()
@@ -211,7 +174,7 @@ pub fn run(args: &JudgeArgs) -> Result<Outcome> {
         for (index, result) in receiver {
             if let (Some(file), CallResult::Judged { verdicts, .. }) = (&mut cache_file, &result) {
                 if is_cacheable(verdicts) {
-                    file.write_all(entry_line(&jobs[index].key, verdicts).as_bytes())
+                    file.write_all(entry_line(&jobs[index].cache_key, verdicts).as_bytes())
                         .with_context(|| {
                             format!("writing the cache file {}", args.cache.display())
                         })?;
@@ -287,15 +250,6 @@ pub fn run(args: &JudgeArgs) -> Result<Outcome> {
     })
 }
 
-/// One call to judge.
-struct Job<'a> {
-    session: &'a Session,
-    step: usize,
-    prompt: JudgePrompt,
-    key: String,
-    cached: Option<Vec<Verdict>>,
-}
-
 /// What became of a call.
 enum CallResult {
     /// Its verdicts were in the cache: no request.
@@ -321,154 +275,67 @@ impl CallResult {
     }
 }
 
-/// The spend so far, and what requests in flight may still add to it.
-struct Ledger {
-    spend: Spend,
-    reserved_input: u64,
-    reserved_output: u64,
-    is_stopped: bool,
-}
-
 /// What every worker shares.
 struct Runner<'a> {
     config: &'a ProviderConfig,
     api_key: &'a str,
     client: HttpClient,
     retry: RetryPolicy,
-    budget_usd: Option<f64>,
+    analysis: &'a Analysis,
     ledger: Mutex<Ledger>,
 }
 
 impl Runner<'_> {
     /// Judges one call: sends its request (unless the budget forbids it), retries as the core
     /// decides, and reads the answer into verdicts.
-    fn judge(&self, job: &Job<'_>, jitter_seed: u64) -> CallResult {
-        let estimate = RunEstimate {
-            requests: 1,
-            input_tokens: estimate_tokens(prompt_chars(&job.prompt)),
-            output_tokens: u64::from(self.config.max_output_tokens),
-            cost_usd: None,
+    fn judge(&self, job: &PlannedCall, jitter_seed: u64) -> CallResult {
+        let Some(session) = self.analysis.session(&job.session_id) else {
+            return CallResult::NotRun(Vec::new());
         };
-        if !self.reserve(&estimate) {
-            let budget = self.budget_usd.unwrap_or_default();
-            let answer = Answer::Unscored {
-                cause: UnscoredCause::NotRun,
-                detail: format!(
-                    "not sent: the request could have taken the spend past the budget of ${budget}"
-                ),
-                usage: None,
-                is_retryable: false,
-            };
-            return CallResult::NotRun(self.verdicts(job, &answer));
+        let estimate = job.estimate(self.config.max_output_tokens);
+        let is_allowed = self.ledger().reserve(&estimate);
+        if !is_allowed {
+            let budget = self.ledger().budget_usd.unwrap_or_default();
+            return CallResult::NotRun(self.verdicts(session, job, &not_run_answer(budget)));
         }
-        let answer = self.exchange(job, jitter_seed);
-        self.settle(&estimate, answer.usage());
-        let answered = !matches!(
-            answer,
-            Answer::Unscored {
-                cause: UnscoredCause::HttpError
-                    | UnscoredCause::Quota
-                    | UnscoredCause::RateLimited
-                    | UnscoredCause::Timeout,
-                ..
-            }
-        );
+        let answer = self.exchange(session, job, jitter_seed);
+        self.ledger().settle(&estimate, answer.usage());
         CallResult::Judged {
-            verdicts: self.verdicts(job, &answer),
-            answered,
+            verdicts: self.verdicts(session, job, &answer),
+            answered: is_answered(&answer),
         }
     }
 
-    /// Sends the request until the core says done or give up; the answer with its evidence
-    /// checked.
-    fn exchange(&self, job: &Job<'_>, jitter_seed: u64) -> Answer {
-        let request = build_request(self.config, &job.prompt, self.api_key);
-        let policy = RetryPolicy {
+    /// Sends the request until the core's exchange is finished, sleeping between attempts.
+    fn exchange(&self, session: &Session, job: &PlannedCall, jitter_seed: u64) -> Answer {
+        let mut exchange = Exchange::new(
+            self.config,
+            &job.prompt,
+            self.api_key,
+            self.retry,
             jitter_seed,
-            ..self.retry
-        };
-        let mut attempt = 1;
+        );
         loop {
-            let sent = self.client.send(&request);
-            let decision = match &sent {
-                Ok(response) => decide(&policy, attempt, Some(response), false),
-                Err(error) => decide(&policy, attempt, None, error.is_timeout),
+            let next = match self.client.send(exchange.request()) {
+                Ok(response) => exchange.on_response(&response, session),
+                Err(error) => exchange.on_failure(&Failure {
+                    is_timeout: error.is_timeout,
+                    detail: error.detail,
+                }),
             };
-            match decision {
-                RetryDecision::Retry { after_ms } => {
-                    std::thread::sleep(Duration::from_millis(after_ms));
-                    attempt += 1;
-                }
-                RetryDecision::Done => {
-                    let response = sent.expect("the core says done only for a response");
-                    let mut answer = read_response(self.config, &response);
-                    if let Answer::Verdicts { criteria, .. } = &mut answer {
-                        check_evidence(job.session, criteria);
-                    }
-                    return answer;
-                }
-                RetryDecision::GiveUp(cause) => {
-                    let (detail, usage) = match &sent {
-                        Ok(response) => match read_response(self.config, response) {
-                            Answer::Unscored { detail, usage, .. } => (detail, usage),
-                            Answer::Verdicts { usage, .. } => {
-                                (format!("HTTP status {}", response.status), Some(usage))
-                            }
-                        },
-                        Err(error) => (error.detail.clone(), None),
-                    };
-                    let detail = if attempt > 1 {
-                        format!("{detail} (after {attempt} attempts)")
-                    } else {
-                        detail
-                    };
-                    return Answer::Unscored {
-                        cause,
-                        detail,
-                        usage,
-                        is_retryable: false,
-                    };
-                }
+            match next {
+                Next::Retry { after_ms } => std::thread::sleep(Duration::from_millis(after_ms)),
+                Next::Finished(answer) => return answer,
             }
         }
     }
 
-    fn verdicts(&self, job: &Job<'_>, answer: &Answer) -> Vec<Verdict> {
-        answer.to_verdicts(job.session, job.step, &self.config.model, &job.prompt)
+    fn verdicts(&self, session: &Session, job: &PlannedCall, answer: &Answer) -> Vec<Verdict> {
+        answer.to_verdicts(session, job.step, &self.config.model, &job.prompt)
     }
 
-    /// Whether the request estimated by `estimate` may be sent; if so its estimate is held
-    /// until [`Runner::settle`], so requests in flight together cannot pass the budget. Once
-    /// one may not, none after it may.
-    fn reserve(&self, estimate: &RunEstimate) -> bool {
-        let mut ledger = self.ledger.lock().unwrap_or_else(PoisonError::into_inner);
-        if ledger.is_stopped {
-            return false;
-        }
-        if let Some(budget) = self.budget_usd {
-            let next = RunEstimate {
-                input_tokens: estimate.input_tokens + ledger.reserved_input,
-                output_tokens: estimate.output_tokens + ledger.reserved_output,
-                ..*estimate
-            };
-            if would_exceed(&ledger.spend, &next, budget) {
-                ledger.is_stopped = true;
-                return false;
-            }
-        }
-        ledger.reserved_input += estimate.input_tokens;
-        ledger.reserved_output += estimate.output_tokens;
-        true
-    }
-
-    /// Releases `estimate`'s hold and counts what the provider says the request used.
-    fn settle(&self, estimate: &RunEstimate, usage: Option<Usage>) {
-        let mut ledger = self.ledger.lock().unwrap_or_else(PoisonError::into_inner);
-        ledger.reserved_input -= estimate.input_tokens;
-        ledger.reserved_output -= estimate.output_tokens;
-        if let Some(usage) = usage {
-            ledger.spend.add(usage.input_tokens, usage.output_tokens);
-        }
+    fn ledger(&self) -> std::sync::MutexGuard<'_, Ledger> {
+        self.ledger.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -547,11 +414,6 @@ fn load_cache(args: &JudgeArgs) -> Result<(VerdictCache, bool)> {
     let cache = VerdictCache::from_jsonl(&name, &bytes, &mut diagnostics);
     print_diagnostics(&diagnostics)?;
     Ok((cache, bytes.last().is_none_or(|&byte| byte == b'\n')))
-}
-
-/// A prompt's length in characters, as the estimate counts it.
-fn prompt_chars(prompt: &JudgePrompt) -> usize {
-    prompt.system.chars().count() + 2 + prompt.user.chars().count()
 }
 
 fn plan_line(config: &ProviderConfig, calls: usize, estimate: &RunEstimate) -> String {

@@ -69,6 +69,7 @@ pub mod parse;
 pub mod prompt;
 pub mod provider;
 pub mod retry;
+pub mod run;
 pub use answer::{read_response, Answer, CriterionAnswer, Usage};
 pub use evidence::check_evidence;
 pub use prompt::{
