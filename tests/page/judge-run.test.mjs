@@ -8,13 +8,19 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, launch, open, loadFiles, cli, CLI, FIXTURES, downloadText } from './support.mjs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import {
+  serve, launch, open, loadFiles, cli, CLI, FIXTURES, downloadText, watchConsole, watchPolicy,
+} from './support.mjs';
 import { startFakeProvider } from './fake_provider.mjs';
 
 const KEY = 'sk-test-DO-NOT-LEAK-1234';
 const SEED = join(FIXTURES, 'seed');
 const FILES = ['selection_sessions.jsonl', 'tools.json'].map((name) => join(SEED, name));
+// The seed sessions' tool calls (one session has none), and their verdicts.
+const CALLS = 5;
+const VERDICTS = CALLS * 4;
 
 let server;
 let browser;
@@ -63,15 +69,16 @@ test('a run against an OpenAI-compatible server gives the numbers the CLI gives 
   reset();
   const dir = mkdtempSync(join(tmpdir(), 'toolscope-judge-run-'));
   for (const file of FILES) copyFileSync(file, join(dir, file.split('/').pop()));
-  execFileSync(CLI, [
+  // Not execFileSync: the fake answers from this process's event loop.
+  await promisify(execFile)(CLI, [
     'judge', '--provider', 'openai-compatible', '--model', 'fake-model', '--base-url', `${fake.origin}/v1`,
     '--no-cache', '--out', 'verdicts.jsonl', '--tools', 'tools.json', 'selection_sessions.jsonl',
-  ], { cwd: dir, stdio: 'ignore', env: { ...process.env, OPENAI_API_KEY: KEY } });
+  ], { cwd: dir, env: { ...process.env, OPENAI_API_KEY: KEY } });
   const expected = JSON.parse(cli(
     ['report', '--json', '--verdicts', 'verdicts.jsonl', '--tools', 'tools.json', 'selection_sessions.jsonl'], dir,
   ));
   const calls = fake.requests.length;
-  assert.ok(calls > 0, 'the CLI asked the fake');
+  assert.equal(calls, CALLS, 'the CLI asked the fake once per call');
   reset();
 
   const page = await judgePage();
@@ -101,6 +108,8 @@ test('a run against an OpenAI-compatible server gives the numbers the CLI gives 
   const again = await run(page);
   assert.match(again, new RegExp(`^judged ${calls} calls: 0 sent, ${calls} from cache`));
   assert.equal(fake.requests.length, 0);
+  const rerun = JSON.parse((await downloadText(page, () => page.getByTestId('download-report-json').click())).text);
+  assert.deepEqual(rerun.judge.summary, expected.judge.summary, 'the same verdicts replace, not add');
   assert.deepEqual(errors, []);
 });
 
@@ -110,7 +119,7 @@ test('Estimate shows the plan and sends nothing', async () => {
   await page.getByTestId('judge-estimate').click();
   const plan = page.getByTestId('judge-plan');
   await plan.waitFor();
-  assert.match(await plan.innerText(), /^6 calls: 0 from cache, 6 requests, about [\d,]+ input tokens and at most 12,288 output tokens; no price for estimate-model$/);
+  assert.match(await plan.innerText(), /^5 calls: 0 from cache, 5 requests, about [\d,]+ input tokens and at most 10,240 output tokens; no price for estimate-model$/);
   await page.getByTestId('judge-provider').selectOption('openai');
   await page.getByTestId('judge-model').fill('gpt-4o-mini');
   await page.getByTestId('judge-estimate').click();
@@ -125,11 +134,11 @@ test('a rate limit is waited out and a refusal is an unscored verdict', async ()
   fake.fault = (prompt, seen) => {
     first ??= prompt;
     if (prompt === first) return seen === 1 ? 'rate_limit' : undefined;
-    return prompt.includes('search_docs') ? 'refusal' : undefined;
+    return /THE CALL TO JUDGE: event \d+, search_docs /.test(prompt) ? 'refusal' : undefined;
   };
   const page = await judgePage({ model: 'faults-model' });
   const summary = await run(page);
-  assert.match(summary, /6 sent/);
+  assert.match(summary, /5 sent/);
   const { text } = await downloadText(page, () => page.getByTestId('download-report-json').click());
   const causes = JSON.parse(text).judge.verdicts.filter((v) => v.verdict === 'unscored').map((v) => v.cause);
   assert.ok(causes.length > 0 && causes.every((cause) => cause === 'refusal'), causes.join(','));
@@ -147,10 +156,10 @@ test('Cancel stops the run and leaves the calls not judged not_run', async () =>
   await page.getByTestId('judge-cancel').click();
   await page.getByTestId('judge-run-summary').waitFor({ timeout: 30_000 });
   const summary = await page.getByTestId('judge-run-summary').innerText();
-  assert.match(summary, /6 not run; 0 of 24 verdicts scored.*; cancelled$/);
+  assert.match(summary, /5 not run; 0 of 20 verdicts scored.*; cancelled$/);
   assert.ok(fake.requests.length <= 1, 'nothing sent after the cancel');
   const causes = await page.locator('[data-testid="judge-criteria"] [data-testid="causes"]').allInnerTexts();
-  assert.ok(causes.every((cause) => cause === 'not_run 6'), causes.join('|'));
+  assert.ok(causes.every((cause) => cause === 'not_run 5'), causes.join('|'));
   fake.hangMs = 3000;
   assert.deepEqual(errors, []);
 });
@@ -160,10 +169,10 @@ test('the budget stops the run: the calls not sent are not_run', async () => {
   const page = await judgePage({ provider: 'openai', model: 'gpt-4o-mini' });
   await page.getByTestId('judge-budget').fill('0.000001');
   const summary = await run(page);
-  assert.match(summary, /0 sent, 0 from cache, 6 not run; .*the budget stopped the run$/);
+  assert.match(summary, /0 sent, 0 from cache, 5 not run; .*the budget stopped the run$/);
   assert.equal(fake.requests.length, 0);
   const causes = await page.locator('[data-testid="judge-criteria"] [data-testid="causes"]').allInnerTexts();
-  assert.ok(causes.every((cause) => cause === 'not_run 6'), causes.join('|'));
+  assert.ok(causes.every((cause) => cause === 'not_run 5'), causes.join('|'));
   assert.deepEqual(errors, []);
 });
 
@@ -171,7 +180,7 @@ test('an Anthropic run sends the browser header and reads the forced tool call',
   reset();
   const page = await judgePage({ provider: 'anthropic', model: 'claude-fake', base: '' });
   const summary = await run(page);
-  assert.match(summary, /6 sent, 0 from cache, 0 not run; 24 of 24 verdicts scored/);
+  assert.match(summary, /5 sent, 0 from cache, 0 not run; 20 of 20 verdicts scored/);
   assert.deepEqual(fake.violations, []);
   assert.ok(fake.requests.every((request) => request.headers['x-api-key'] === KEY));
   assert.deepEqual(errors, []);
@@ -181,13 +190,19 @@ test('the key goes only into the provider requests auth header, unless remembere
   reset();
   const consoleText = [];
   const elsewhere = [];
-  const page = await open(browser, server.url, errors);
-  page.on('console', (message) => consoleText.push(message.text()));
-  page.context().on('request', (request) => {
+  const context = await browser.newContext({ acceptDownloads: true });
+  await watchPolicy(context, errors);
+  // Every request of the page and its worker, from the first.
+  context.on('request', (request) => {
     if (!request.url().startsWith(fake.origin)) {
       elsewhere.push({ url: request.url(), headers: JSON.stringify(request.headers()), body: request.postData() ?? '' });
     }
   });
+  const page = await context.newPage();
+  watchConsole(page, errors);
+  page.on('console', (message) => consoleText.push(message.text()));
+  await page.goto(server.url);
+  await page.getByTestId('version').waitFor();
   await loadFiles(page, FILES);
   await page.getByTestId('tab-judge').click();
   await page.getByTestId('judge-provider').selectOption('openai_compatible');
@@ -217,7 +232,7 @@ test('the key goes only into the provider requests auth header, unless remembere
   const link = page.getByTestId('share-link');
   await link.waitFor({ timeout: 30_000 });
   assert.ok(!(await link.inputValue()).includes(KEY), 'not in the share link');
-  await page.keyboard.press('Escape');
+  await page.getByTestId('share-close').click();
   assert.ok(!consoleText.join('\n').includes(KEY), 'not in the console');
   assert.ok(elsewhere.length > 0, 'the page made its own requests');
   for (const request of elsewhere) {

@@ -235,8 +235,27 @@ impl Analysis {
     /// Adds a judge's verdicts (from a run in the page) to the kept ones and recomputes the whole
     /// report, so it is what `toolscope report --verdicts` gives with the verdicts in a file
     /// (apart from `inputs`, which lists only files). Filtered reports include them too.
+    ///
+    /// A verdict on a call and criterion that already has one by the same model replaces it (a
+    /// second run of the same calls does not count them twice); the others are appended.
     pub fn add_verdicts(&mut self, verdicts: Vec<Verdict>) {
-        self.parts.verdicts.extend(verdicts);
+        let is_same = |kept: &Verdict, added: &Verdict| {
+            kept.session_id == added.session_id
+                && kept.step == added.step
+                && kept.criterion == added.criterion
+                && kept.model == added.model
+        };
+        for added in verdicts {
+            match self
+                .parts
+                .verdicts
+                .iter_mut()
+                .find(|kept| is_same(kept, &added))
+            {
+                Some(kept) => *kept = added,
+                None => self.parts.verdicts.push(added),
+            }
+        }
         self.report = self.filtered(&Filter::default());
     }
 
@@ -341,12 +360,17 @@ mod tests {
         );
         assert!(added.report().judge.is_none());
         added.add_verdicts(verdicts[..1].to_vec());
-        added.add_verdicts(verdicts[1..].to_vec());
+        added.add_verdicts(verdicts.clone());
         assert!(added.report().judge.is_some());
         assert_eq!(added.report().judge, from_file.report().judge);
         assert_eq!(
             added.filtered(&Filter::default()).judge,
             from_file.report().judge
+        );
+        assert_eq!(
+            added.report().judge.as_ref().unwrap().verdicts.len(),
+            2,
+            "a verdict on the same call, criterion and model replaces the kept one"
         );
     }
 }
