@@ -54,9 +54,11 @@ export async function startFakeProvider() {
     fault: () => undefined,
     hangMs: 3000,
     seen: new Map(),
+    // False: answer as a local server that does not allow other origins (no CORS headers).
+    isCorsOpen: true,
   };
   const server = createServer((request, response) => {
-    const cors = {
+    const cors = !fake.isCorsOpen ? {} : {
       'access-control-allow-origin': '*',
       'access-control-allow-methods': 'POST, OPTIONS',
       'access-control-allow-headers': ALLOWED_HEADERS,

@@ -176,6 +176,32 @@ test('the budget stops the run: the calls not sent are not_run', async () => {
   assert.deepEqual(errors, []);
 });
 
+test('a server that refuses the page by CORS gives verdicts that say how to let the page in', async () => {
+  reset();
+  fake.isCorsOpen = false;
+  // The browser reports each refused request on the console: expected here, and only here.
+  const own = [];
+  const page = await open(browser, server.url, own);
+  await loadFiles(page, FILES);
+  await page.getByTestId('tab-judge').click();
+  await page.getByTestId('judge-provider').selectOption('openai_compatible');
+  await page.getByTestId('judge-model').fill('cors-model');
+  await page.getByTestId('judge-base-url').fill(`${fake.origin}/v1`);
+  await page.getByTestId('judge-concurrency').fill('8');
+  const summary = await run(page);
+  fake.isCorsOpen = true;
+  assert.match(summary, /0 of 20 verdicts scored/);
+  const { text } = await downloadText(page, () => page.getByTestId('download-report-json').click());
+  const origin = new URL(server.url).origin;
+  for (const verdict of JSON.parse(text).judge.verdicts) {
+    assert.equal(verdict.cause, 'http_error');
+    assert.match(verdict.reason, /^the browser got no response from http:\/\/127\.0\.0\.1:\d+\/v1 /);
+    assert.ok(verdict.reason.includes(`OLLAMA_ORIGINS=${origin}`), verdict.reason);
+    assert.ok(verdict.reason.includes(`--cors-origins ${origin}`), verdict.reason);
+  }
+  assert.deepEqual(own.filter((error) => !/CORS policy|Failed to load resource|net::ERR_FAILED/.test(error)), []);
+});
+
 test('an Anthropic run sends the browser header and reads the forced tool call', async () => {
   reset();
   const page = await judgePage({ provider: 'anthropic', model: 'claude-fake', base: '' });
