@@ -128,6 +128,23 @@ test('Estimate shows the plan and sends nothing', async () => {
   assert.deepEqual(errors, []);
 });
 
+test('the calls of the current filter are the ones judged', async () => {
+  reset();
+  const page = await judgePage({ model: 'filter-model' });
+  await page.getByTestId('filter-tool').selectOption('search_docs');
+  await page.getByTestId('judge-what').selectOption('filter');
+  await page.getByTestId('judge-estimate').click();
+  await page.getByTestId('judge-plan').waitFor();
+  const planned = Number((await page.getByTestId('judge-plan').innerText()).split(' ')[0]);
+  assert.ok(planned > 0 && planned < CALLS, `${planned} calls planned`);
+  await run(page);
+  assert.equal(fake.requests.length, planned);
+  for (const request of fake.requests) {
+    assert.match(JSON.parse(request.body).messages.at(-1).content, /THE CALL TO JUDGE: event \d+, search_docs /);
+  }
+  assert.deepEqual(errors, []);
+});
+
 test('a rate limit is waited out and a refusal is an unscored verdict', async () => {
   reset();
   let first;
