@@ -6,6 +6,7 @@ mod client;
 pub mod components;
 mod download;
 mod format;
+mod judge_form;
 mod opener;
 pub mod protocol;
 mod random;
@@ -14,6 +15,7 @@ pub mod route;
 mod state;
 mod url;
 pub mod worker;
+mod worker_judge;
 mod worker_share;
 
 #[cfg(test)]

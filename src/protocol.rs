@@ -3,7 +3,12 @@
 //! worker reads them itself, off the UI thread), and a reply that carries bytes (files unpacked
 //! from a link, a sealed file) posts them beside it as an array of `ArrayBuffer`s, transferred.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
+use toolscope_core::judge::cost::RunEstimate;
+use toolscope_core::judge::sample::Selection;
+use toolscope_core::judge::ProviderConfig;
 use toolscope_core::{Filter, Options, Progress, Role};
 
 /// A file handed to the worker; its bytes travel as the `Blob` at the same index.
@@ -46,6 +51,16 @@ pub enum Request {
         files: Vec<FileSpec>,
         options: Options,
     },
+    /// Judge the last analysis's calls with a model (or, with `is_estimate`, only plan and
+    /// estimate: no request). The verdicts are added to the analysis and the whole report sent
+    /// back as [`Reply::Judged`].
+    JudgeRun {
+        job: u32,
+        run: JudgeRunSpec,
+        is_estimate: bool,
+    },
+    /// Stop the judge run: nothing more is sent; the calls not judged are `not_run`.
+    JudgeCancel { job: u32 },
     /// Seal the files (one blob each) under `key` (base64url) with `nonce` (12 fresh bytes).
     Seal {
         job: u32,
@@ -54,6 +69,45 @@ pub enum Request {
         key: String,
         nonce: [u8; 12],
     },
+}
+
+/// What a judge run asks: the model, its key, the calls, the limits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeRunSpec {
+    /// The provider, model, base URL and output allowance.
+    pub config: ProviderConfig,
+    /// The key, kept in the worker's memory for the run only.
+    pub api_key: ApiKey,
+    /// Which calls.
+    pub selection: JudgeSelection,
+    /// The budget in dollars, if any.
+    pub budget_usd: Option<f64>,
+    /// Requests in flight at most.
+    pub concurrency: u32,
+    /// Seconds to wait for one answer.
+    pub timeout_s: u32,
+}
+
+/// Which calls a page run judges: a core selection, or the calls the page's filter keeps
+/// (resolved by the worker, which has the sessions).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum JudgeSelection {
+    /// As the core chooses.
+    Chosen { selection: Selection },
+    /// The calls of the sessions `filter` keeps (of its tool, when it names one).
+    Filter { filter: Filter },
+}
+
+/// An API key: its `Debug` never shows it, so no log or panic message can carry it.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ApiKey(pub String);
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("ApiKey([redacted])")
+    }
 }
 
 /// A downloaded file handed to the worker; its bytes travel as the `Blob` at the same index.
@@ -139,6 +193,31 @@ pub enum Reply {
     /// The sealed file's bytes, posted beside, and the key they were sealed with (it stays in
     /// memory: the dialog puts it in the link).
     Sealed { job: u32, key: String },
+    /// A judge run's plan: the calls chosen, how many are cached, the estimate of the rest, and
+    /// whether the model has a price.
+    JudgePlan {
+        job: u32,
+        calls: usize,
+        cached: usize,
+        estimate: RunEstimate,
+        is_priced: bool,
+    },
+    /// How far a judge run is: calls finished of all, and the spend the providers counted.
+    JudgeProgress {
+        job: u32,
+        done: usize,
+        total: usize,
+        input_tokens: u64,
+        output_tokens: u64,
+        cost_usd: Option<f64>,
+    },
+    /// A judge run is over (done, cancelled or stopped by the budget): its verdicts are in the
+    /// whole report (compact JSON), with a one-line summary.
+    Judged {
+        job: u32,
+        report: String,
+        summary: String,
+    },
     /// The HTML report, exactly as `toolscope report --html` writes it for the same inputs.
     Html { job: u32, html: String },
 }

@@ -12,12 +12,46 @@ use toolscope_core::{Options, Report, Role};
 use web_sys::Blob;
 
 use crate::client::WorkerClient;
+use toolscope_core::judge::cost::RunEstimate;
+
+use crate::judge_form::JudgeFormValues;
 use crate::protocol::{FileSpec, HostedFile, Reply, Request, RoleUsed, Step};
 use crate::route::Route;
 
 /// The job number of sharing requests (packing, sealing): their replies go to the share dialog
 /// and their progress never replaces the report's status.
 pub const SHARE_JOB: u32 = u32::MAX;
+
+/// The job number of judge runs: their replies go to the judge tab's run controls.
+pub const JUDGE_JOB: u32 = u32::MAX - 1;
+
+/// A judge run's plan, as the worker made it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgePlan {
+    /// The calls chosen.
+    pub calls: usize,
+    /// Of which the cache has.
+    pub cached: usize,
+    /// The requests the others need, with tokens and cost.
+    pub estimate: RunEstimate,
+    /// Whether the model has a price.
+    pub is_priced: bool,
+}
+
+/// Where the judge run is.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JudgeStatus {
+    /// The last plan (an estimate, or the run's).
+    pub plan: Option<JudgePlan>,
+    /// While a run is under way: calls done, of all, and the spend (tokens in and out, dollars).
+    pub progress: Option<(usize, usize, u64, u64, Option<f64>)>,
+    /// Whether a run is under way.
+    pub is_running: bool,
+    /// The last run's summary.
+    pub summary: Option<String>,
+    /// What went wrong.
+    pub error: Option<String>,
+}
 
 /// What the share dialog has from the worker.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -111,6 +145,10 @@ pub struct AppState {
     pub title: RwSignal<Option<String>>,
     /// The share dialog's state.
     pub share: RwSignal<ShareStatus>,
+    /// The judge tab's run controls, as typed (the key in memory only).
+    pub judge_form: RwSignal<JudgeFormValues>,
+    /// Where the judge run is.
+    pub judge: RwSignal<JudgeStatus>,
     client: StoredValue<Option<WorkerClient>, LocalStorage>,
     job: StoredValue<u32>,
     next_key: StoredValue<u32>,
@@ -132,6 +170,8 @@ impl AppState {
             load_errors: RwSignal::new(Vec::new()),
             title: RwSignal::new(None),
             share: RwSignal::new(ShareStatus::Idle),
+            judge_form: RwSignal::new(JudgeFormValues::default()),
+            judge: RwSignal::new(JudgeStatus::default()),
             client: StoredValue::new_local(None),
             job: StoredValue::new(0),
             next_key: StoredValue::new(0),
@@ -405,6 +445,38 @@ impl AppState {
         });
     }
 
+    /// Plans a judge run from the form (`is_estimate`: only the plan, no request) or starts it.
+    pub fn judge_run(&self, is_estimate: bool) {
+        if self.judge.with_untracked(|judge| judge.is_running) {
+            return;
+        }
+        let filter = self.route.with_untracked(|route| route.filter.clone());
+        let spec = match self.judge_form.with_untracked(|form| form.to_spec(&filter)) {
+            Ok(spec) => spec,
+            Err(error) => {
+                self.judge.update(|judge| judge.error = Some(error));
+                return;
+            }
+        };
+        self.judge.set(JudgeStatus {
+            is_running: !is_estimate,
+            ..JudgeStatus::default()
+        });
+        self.send(
+            &Request::JudgeRun {
+                job: JUDGE_JOB,
+                run: spec,
+                is_estimate,
+            },
+            &[],
+        );
+    }
+
+    /// Stops the judge run: nothing more is sent.
+    pub fn judge_cancel(&self) {
+        self.send(&Request::JudgeCancel { job: JUDGE_JOB }, &[]);
+    }
+
     /// Stops the running job; the files stay, the report is cleared.
     pub fn cancel(&self) {
         self.next_job();
@@ -414,6 +486,7 @@ impl AppState {
             }
         });
         self.status.set(Status::Cancelled);
+        self.judge.set(JudgeStatus::default());
         self.report.set(None);
         self.view.set(None);
     }
@@ -525,6 +598,51 @@ impl AppState {
                     session,
                 })));
             }
+            Reply::JudgePlan {
+                calls,
+                cached,
+                estimate,
+                is_priced,
+                ..
+            } => self.judge.update(|judge| {
+                judge.plan = Some(JudgePlan {
+                    calls,
+                    cached,
+                    estimate,
+                    is_priced,
+                })
+            }),
+            Reply::JudgeProgress {
+                done,
+                total,
+                input_tokens,
+                output_tokens,
+                cost_usd,
+                ..
+            } => self.judge.update(|judge| {
+                judge.progress = Some((done, total, input_tokens, output_tokens, cost_usd))
+            }),
+            Reply::Judged {
+                report, summary, ..
+            } => {
+                self.judge.update(|judge| {
+                    judge.is_running = false;
+                    judge.summary = Some(summary);
+                });
+                match serde_json::from_str::<Report>(&report) {
+                    Ok(whole) => {
+                        self.report.set(Some(Arc::new(whole)));
+                        self.refilter();
+                    }
+                    Err(error) => self
+                        .judge
+                        .update(|judge| judge.error = Some(format!("unreadable report: {error}"))),
+                }
+            }
+            Reply::Failed { job, message } if job == JUDGE_JOB => self.judge.update(|judge| {
+                judge.is_running = false;
+                judge.error = Some(message);
+            }),
             Reply::Failed { job, message } if job == SHARE_JOB => {
                 self.share.set(ShareStatus::Failed(message))
             }

@@ -19,6 +19,31 @@ const SLICE_BYTES: u64 = 8 << 20;
 thread_local! {
     /// The last analysis, for filter and session requests.
     static ANALYSIS: RefCell<Option<Analysis>> = const { RefCell::new(None) };
+    /// How many analyses have been kept: a judge run adds its verdicts only to the one it
+    /// planned on.
+    static GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The kept analysis's generation (see `GENERATION`).
+pub(crate) fn generation() -> u64 {
+    GENERATION.with(std::cell::Cell::get)
+}
+
+/// Runs `change` on the kept analysis if it is still generation `generation`.
+pub(crate) fn with_analysis<T>(
+    generation: u64,
+    change: impl FnOnce(&mut Analysis) -> T,
+) -> Option<T> {
+    if GENERATION.with(std::cell::Cell::get) != generation {
+        return None;
+    }
+    ANALYSIS.with(|kept| kept.borrow_mut().as_mut().map(change))
+}
+
+/// Posts a reply from a task (the judge run's), outside a request's handler.
+pub(crate) fn post_reply(reply: &Reply) {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    post(&scope, reply);
 }
 
 /// Listens for requests and says it is ready (messages sent before that would be lost).
@@ -183,6 +208,7 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) -> Optio
             let view = (!filter.is_empty()).then(|| to_json(&analysis.filtered(&filter)));
             let agents = analysis.agents().into_iter().map(String::from).collect();
             ANALYSIS.with(|kept| *kept.borrow_mut() = Some(analysis));
+            GENERATION.with(|generation| generation.set(generation.get() + 1));
             send(Reply::Analyzed {
                 job,
                 roles,
@@ -191,6 +217,24 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) -> Optio
                 view,
             });
         }
+        Request::JudgeRun {
+            job,
+            run,
+            is_estimate,
+        } => {
+            let kept = ANALYSIS.with(|kept| {
+                kept.borrow().as_ref().map(|analysis| {
+                    crate::worker_judge::start(job, run, is_estimate, analysis, send)
+                })
+            });
+            if kept.is_none() {
+                send(Reply::Failed {
+                    job,
+                    message: "nothing has been analysed yet".into(),
+                });
+            }
+        }
+        Request::JudgeCancel { job } => crate::worker_judge::cancel(job),
         Request::Filter { job, filter } => {
             let view = ANALYSIS.with(|kept| {
                 kept.borrow()

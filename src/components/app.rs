@@ -101,19 +101,11 @@ pub fn App() -> impl IntoView {
                     {View::ALL
                         .into_iter()
                         .map(|view| {
-                            // The Judge tab only when the report has verdicts.
-                            let is_shown = move || {
-                                view != View::Judge
-                                    || state.report.with(|report| {
-                                        report.as_ref().is_some_and(|report| report.judge.is_some())
-                                    })
-                            };
                             let is_current = move || state.route.with(|route| route.view == view);
                             view! {
                                 <button
                                     role="tab"
                                     class="tab"
-                                    hidden=move || !is_shown()
                                     class:current=is_current
                                     aria-selected=move || is_current().to_string()
                                     data-testid=format!("tab-{}", view.as_str())

@@ -75,9 +75,11 @@ test('the Judge tab shows a verdicts file with the CLI numbers and its calibrati
   assert.deepEqual(errors, []);
 });
 
-test('without verdicts there is no Judge tab', async () => {
+test('without verdicts the Judge tab offers to run the judge', async () => {
   const page = await open(browser, server.url, errors);
   await loadFiles(page, [join(FIXTURES, 'seed', 'selection_sessions.jsonl')]);
-  assert.equal(await page.getByTestId('tab-judge').isVisible(), false);
+  await page.getByTestId('tab-judge').click();
+  await page.getByTestId('judge-run').waitFor();
+  assert.match(await page.getByTestId('judge-empty').innerText(), /^No judge verdicts: run the judge above/);
   assert.deepEqual(errors, []);
 });

@@ -23,6 +23,7 @@ use crate::checks::problem::ProblemKind;
 use crate::checks::SessionFindings;
 use crate::input::{InputFile, Options};
 use crate::judge::in_report::judge_report;
+use crate::judge::Verdict;
 use crate::metrics::outcome::TurnOutcome;
 use crate::metrics::selection::summarize;
 use crate::metrics::task_actions::{summarize_tasks, TaskOutcome};
@@ -231,6 +232,33 @@ impl Analysis {
         }
     }
 
+    /// Adds a judge's verdicts (from a run in the page) to the kept ones and recomputes the whole
+    /// report, so it is what `toolscope report --verdicts` gives with the verdicts in a file
+    /// (apart from `inputs`, which lists only files). Filtered reports include them too.
+    ///
+    /// A verdict on a call and criterion that already has one by the same model replaces it (a
+    /// second run of the same calls does not count them twice); the others are appended.
+    pub fn add_verdicts(&mut self, verdicts: Vec<Verdict>) {
+        let is_same = |kept: &Verdict, added: &Verdict| {
+            kept.session_id == added.session_id
+                && kept.step == added.step
+                && kept.criterion == added.criterion
+                && kept.model == added.model
+        };
+        for added in verdicts {
+            match self
+                .parts
+                .verdicts
+                .iter_mut()
+                .find(|kept| is_same(kept, &added))
+            {
+                Some(kept) => *kept = added,
+                None => self.parts.verdicts.push(added),
+            }
+        }
+        self.report = self.filtered(&Filter::default());
+    }
+
     /// One session's events, by id (as the report names it, `#2` suffixes included).
     pub fn session(&self, session_id: &str) -> Option<&Session> {
         self.parts
@@ -278,5 +306,71 @@ fn empty_report() -> Report {
         drift: Vec::new(),
         diagnostics: Vec::new(),
         judge: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::verdict_file::write_verdicts;
+    use crate::judge::{Criterion, Outcome, TemplateRef};
+    use crate::Role;
+
+    const SESSIONS: &[u8] = br#"{"session_id": "s1", "events": [{"type": "user", "content": "where is order 7Q2ZK9XA?"}, {"type": "tool_use", "call_id": "c1", "name": "lookup_order", "args": {"order_id": "7Q2ZK9XA"}}, {"type": "tool_result", "call_id": "c1", "status": "ok", "content": "shipped"}]}
+"#;
+
+    fn verdict(criterion: Criterion, outcome: Outcome) -> Verdict {
+        Verdict {
+            session_id: "s1".into(),
+            step: 1,
+            tool: "lookup_order".into(),
+            criterion,
+            verdict: outcome,
+            cause: None,
+            reason: "the order id is the user's".into(),
+            evidence: Vec::new(),
+            model: "m".into(),
+            template: TemplateRef {
+                id: "tool-call-v1".into(),
+                sha256: "00".into(),
+            },
+            prompt_sha256: "11".into(),
+        }
+    }
+
+    #[test]
+    fn added_verdicts_give_the_judge_report_a_verdicts_file_gives() {
+        let verdicts = vec![
+            verdict(Criterion::ArgsGrounded, Outcome::Pass),
+            verdict(Criterion::RightTool, Outcome::Fail),
+        ];
+        let file = write_verdicts(&verdicts);
+        let from_file = Analysis::new(
+            &[
+                InputFile::new("s.jsonl", SESSIONS, Role::Traces),
+                InputFile::new("v.jsonl", file.as_bytes(), Role::Verdicts),
+            ],
+            &Options::default(),
+            &mut |_| {},
+        );
+        let mut added = Analysis::new(
+            &[InputFile::new("s.jsonl", SESSIONS, Role::Traces)],
+            &Options::default(),
+            &mut |_| {},
+        );
+        assert!(added.report().judge.is_none());
+        added.add_verdicts(verdicts[..1].to_vec());
+        added.add_verdicts(verdicts.clone());
+        assert!(added.report().judge.is_some());
+        assert_eq!(added.report().judge, from_file.report().judge);
+        assert_eq!(
+            added.filtered(&Filter::default()).judge,
+            from_file.report().judge
+        );
+        assert_eq!(
+            added.report().judge.as_ref().unwrap().verdicts.len(),
+            2,
+            "a verdict on the same call, criterion and model replaces the kept one"
+        );
     }
 }

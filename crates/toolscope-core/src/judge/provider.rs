@@ -395,6 +395,22 @@ fn path_segment(text: &str) -> String {
     out
 }
 
+/// The reason a verdict gives when the browser's `fetch` got no response at all (a `TypeError`:
+/// the server is down, unreachable, or refused this page by CORS; the browser does not say
+/// which). It says how to let the page in on the usual local servers, which refuse other
+/// origins by default. `page_origin` is the page's origin (`https://…`), `error` the browser's
+/// message.
+pub fn browser_failure_detail(config: &ProviderConfig, page_origin: &str, error: &str) -> String {
+    format!(
+        "the browser got no response from {} ({error}): the server is not running, not \
+         reachable, or does not allow requests from this page (CORS). A server on your machine \
+         must allow the origin {page_origin}: Ollama: set OLLAMA_ORIGINS={page_origin}; \
+         llama.cpp: llama-server --cors-origins {page_origin}; vLLM: --allowed-origins \
+         '[\"{page_origin}\"]'; LM Studio: turn on CORS in the server's settings",
+        config.base_url()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -693,5 +709,25 @@ mod tests {
         };
         assert_eq!(response.header("retry-after"), Some("3"));
         assert_eq!(response.header("x-missing"), None);
+    }
+
+    #[test]
+    fn a_browser_failure_says_how_to_let_the_page_in_on_local_servers() {
+        let config = ProviderConfig {
+            base_url: Some("http://localhost:11434/v1/".into()),
+            ..ProviderConfig::new(Provider::OpenAiCompatible, "llama3")
+        };
+        let detail = browser_failure_detail(&config, "https://toolscope.dev", "Failed to fetch");
+        assert!(detail.starts_with(
+            "the browser got no response from http://localhost:11434/v1 (Failed to fetch): "
+        ));
+        for hint in [
+            "OLLAMA_ORIGINS=https://toolscope.dev",
+            "--cors-origins https://toolscope.dev",
+            "--allowed-origins '[\"https://toolscope.dev\"]'",
+            "LM Studio: turn on CORS",
+        ] {
+            assert!(detail.contains(hint), "{hint} missing from {detail}");
+        }
     }
 }

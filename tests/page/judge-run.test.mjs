@@ -1,0 +1,294 @@
+// Running the judge from the page: the worker asks a fake provider on another origin (CORS as the
+// real services answer it) and the Judge tab shows the CLI's numbers for the same answers; the
+// worker's cache makes a second run free; Estimate sends nothing; Cancel and the budget leave the
+// rest not_run; and the key goes nowhere but the provider's auth header.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import {
+  serve, launch, open, loadFiles, cli, CLI, FIXTURES, downloadText, watchConsole, watchPolicy,
+} from './support.mjs';
+import { startFakeProvider } from './fake_provider.mjs';
+
+const KEY = 'sk-test-DO-NOT-LEAK-1234';
+const SEED = join(FIXTURES, 'seed');
+const FILES = ['selection_sessions.jsonl', 'tools.json'].map((name) => join(SEED, name));
+// The seed sessions' tool calls (one session has none), and their verdicts.
+const CALLS = 5;
+const VERDICTS = CALLS * 4;
+
+let server;
+let browser;
+let fake;
+const errors = [];
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+  fake = await startFakeProvider();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  await fake?.close();
+});
+
+/** A page with the seed fixtures loaded, on the Judge tab, the controls set for the fake. */
+async function judgePage({ provider = 'openai_compatible', model = 'fake-model', base = '/v1', key = KEY } = {}) {
+  const page = await open(browser, server.url, errors);
+  await loadFiles(page, FILES);
+  await page.getByTestId('tab-judge').click();
+  await page.getByTestId('judge-provider').selectOption(provider);
+  await page.getByTestId('judge-model').fill(model);
+  await page.getByTestId('judge-base-url').fill(`${fake.origin}${base}`);
+  if (key) await page.getByTestId('judge-key').fill(key);
+  return page;
+}
+
+/** Clicks Run and waits for the run's summary. */
+async function run(page) {
+  await page.getByTestId('judge-start').click();
+  await page.getByTestId('judge-run-summary').waitFor({ timeout: 60_000 });
+  return page.getByTestId('judge-run-summary').innerText();
+}
+
+function reset() {
+  fake.requests.length = 0;
+  fake.preflights.length = 0;
+  fake.seen.clear();
+  fake.fault = () => undefined;
+}
+
+test('a run against an OpenAI-compatible server gives the numbers the CLI gives for the same answers', async () => {
+  reset();
+  const dir = mkdtempSync(join(tmpdir(), 'toolscope-judge-run-'));
+  for (const file of FILES) copyFileSync(file, join(dir, file.split('/').pop()));
+  // Not execFileSync: the fake answers from this process's event loop.
+  await promisify(execFile)(CLI, [
+    'judge', '--provider', 'openai-compatible', '--model', 'fake-model', '--base-url', `${fake.origin}/v1`,
+    '--no-cache', '--out', 'verdicts.jsonl', '--tools', 'tools.json', 'selection_sessions.jsonl',
+  ], { cwd: dir, env: { ...process.env, OPENAI_API_KEY: KEY } });
+  const expected = JSON.parse(cli(
+    ['report', '--json', '--verdicts', 'verdicts.jsonl', '--tools', 'tools.json', 'selection_sessions.jsonl'], dir,
+  ));
+  const calls = fake.requests.length;
+  assert.equal(calls, CALLS, 'the CLI asked the fake once per call');
+  reset();
+
+  const page = await judgePage();
+  const summary = await run(page);
+  assert.match(summary, new RegExp(`^judged ${calls} calls: ${calls} sent, 0 from cache`));
+  assert.equal(fake.requests.length, calls, 'one request per call');
+  assert.deepEqual(fake.violations, []);
+  assert.ok(fake.preflights.length > 0, 'the browser asked the fake for CORS first');
+
+  for (const row of expected.judge.summary.criteria) {
+    const cells = page.locator(`[data-testid="judge-criteria"] tr[data-criterion="${row.criterion}"] td`);
+    assert.equal(await cells.nth(4).innerText(), String(row.pass), `${row.criterion} pass`);
+    assert.equal(await cells.nth(5).innerText(), String(row.fail), `${row.criterion} fail`);
+    assert.equal(await cells.nth(6).innerText(), String(row.unscored), `${row.criterion} unscored`);
+  }
+  const byCriterion = Object.fromEntries(expected.judge.summary.criteria.map((row) => [row.criterion, row]));
+  assert.equal(byCriterion.call_decision.pass, calls);
+  assert.equal(byCriterion.result_used.fail, calls);
+
+  const { text } = await downloadText(page, () => page.getByTestId('download-report-json').click());
+  const report = JSON.parse(text);
+  assert.equal(report.judge.verdicts.length, calls * 4);
+  assert.deepEqual(report.judge.summary, expected.judge.summary);
+
+  // The same calls again: all from the worker's cache, no request.
+  reset();
+  const again = await run(page);
+  assert.match(again, new RegExp(`^judged ${calls} calls: 0 sent, ${calls} from cache`));
+  assert.equal(fake.requests.length, 0);
+  const rerun = JSON.parse((await downloadText(page, () => page.getByTestId('download-report-json').click())).text);
+  assert.deepEqual(rerun.judge.summary, expected.judge.summary, 'the same verdicts replace, not add');
+  assert.deepEqual(errors, []);
+});
+
+test('Estimate shows the plan and sends nothing', async () => {
+  reset();
+  const page = await judgePage({ model: 'estimate-model' });
+  await page.getByTestId('judge-estimate').click();
+  const plan = page.getByTestId('judge-plan');
+  await plan.waitFor();
+  assert.match(await plan.innerText(), /^5 calls: 0 from cache, 5 requests, about [\d,]+ input tokens and at most 10,240 output tokens; no price for estimate-model$/);
+  await page.getByTestId('judge-provider').selectOption('openai');
+  await page.getByTestId('judge-model').fill('gpt-4o-mini');
+  await page.getByTestId('judge-estimate').click();
+  await page.waitForFunction(() => /about \$/.test(document.querySelector('[data-testid="judge-plan"]')?.innerText ?? ''));
+  assert.equal(fake.requests.length + fake.preflights.length, 0, 'no request at all');
+  assert.deepEqual(errors, []);
+});
+
+test('the calls of the current filter are the ones judged', async () => {
+  reset();
+  const page = await judgePage({ model: 'filter-model' });
+  await page.getByTestId('filter-tool').selectOption('search_docs');
+  await page.getByTestId('judge-what').selectOption('filter');
+  await page.getByTestId('judge-estimate').click();
+  await page.getByTestId('judge-plan').waitFor();
+  const planned = Number((await page.getByTestId('judge-plan').innerText()).split(' ')[0]);
+  assert.ok(planned > 0 && planned < CALLS, `${planned} calls planned`);
+  await run(page);
+  assert.equal(fake.requests.length, planned);
+  for (const request of fake.requests) {
+    assert.match(JSON.parse(request.body).messages.at(-1).content, /THE CALL TO JUDGE: event \d+, search_docs /);
+  }
+  assert.deepEqual(errors, []);
+});
+
+test('a rate limit is waited out and a refusal is an unscored verdict', async () => {
+  reset();
+  let first;
+  fake.fault = (prompt, seen) => {
+    first ??= prompt;
+    if (prompt === first) return seen === 1 ? 'rate_limit' : undefined;
+    return /THE CALL TO JUDGE: event \d+, search_docs /.test(prompt) ? 'refusal' : undefined;
+  };
+  const page = await judgePage({ model: 'faults-model' });
+  const summary = await run(page);
+  assert.match(summary, /5 sent/);
+  const { text } = await downloadText(page, () => page.getByTestId('download-report-json').click());
+  const causes = JSON.parse(text).judge.verdicts.filter((v) => v.verdict === 'unscored').map((v) => v.cause);
+  assert.ok(causes.length > 0 && causes.every((cause) => cause === 'refusal'), causes.join(','));
+  assert.ok(!causes.includes('rate_limited'), 'the 429 was retried');
+  assert.deepEqual(errors, []);
+});
+
+test('Cancel stops the run and leaves the calls not judged not_run', async () => {
+  reset();
+  fake.fault = () => 'hang';
+  fake.hangMs = 2000;
+  const page = await judgePage({ model: 'cancel-model' });
+  await page.getByTestId('judge-concurrency').fill('1');
+  await page.getByTestId('judge-start').click();
+  await page.getByTestId('judge-cancel').click();
+  await page.getByTestId('judge-run-summary').waitFor({ timeout: 30_000 });
+  const summary = await page.getByTestId('judge-run-summary').innerText();
+  assert.match(summary, /5 not run; 0 of 20 verdicts scored.*; cancelled$/);
+  assert.ok(fake.requests.length <= 1, 'nothing sent after the cancel');
+  const causes = await page.locator('[data-testid="judge-criteria"] [data-testid="causes"]').allInnerTexts();
+  assert.ok(causes.every((cause) => cause === 'not_run 5'), causes.join('|'));
+  fake.hangMs = 3000;
+  assert.deepEqual(errors, []);
+});
+
+test('the budget stops the run: the calls not sent are not_run', async () => {
+  reset();
+  const page = await judgePage({ provider: 'openai', model: 'gpt-4o-mini' });
+  await page.getByTestId('judge-budget').fill('0.000001');
+  const summary = await run(page);
+  assert.match(summary, /0 sent, 0 from cache, 5 not run; .*the budget stopped the run$/);
+  assert.equal(fake.requests.length, 0);
+  const causes = await page.locator('[data-testid="judge-criteria"] [data-testid="causes"]').allInnerTexts();
+  assert.ok(causes.every((cause) => cause === 'not_run 5'), causes.join('|'));
+  assert.deepEqual(errors, []);
+});
+
+test('a server that refuses the page by CORS gives verdicts that say how to let the page in', async () => {
+  reset();
+  fake.isCorsOpen = false;
+  // The browser reports each refused request on the console: expected here, and only here.
+  const own = [];
+  const page = await open(browser, server.url, own);
+  await loadFiles(page, FILES);
+  await page.getByTestId('tab-judge').click();
+  await page.getByTestId('judge-provider').selectOption('openai_compatible');
+  await page.getByTestId('judge-model').fill('cors-model');
+  await page.getByTestId('judge-base-url').fill(`${fake.origin}/v1`);
+  await page.getByTestId('judge-concurrency').fill('8');
+  const summary = await run(page);
+  fake.isCorsOpen = true;
+  assert.match(summary, /0 of 20 verdicts scored/);
+  const { text } = await downloadText(page, () => page.getByTestId('download-report-json').click());
+  const origin = new URL(server.url).origin;
+  for (const verdict of JSON.parse(text).judge.verdicts) {
+    assert.equal(verdict.cause, 'http_error');
+    assert.match(verdict.reason, /^the browser got no response from http:\/\/127\.0\.0\.1:\d+\/v1 /);
+    assert.ok(verdict.reason.includes(`OLLAMA_ORIGINS=${origin}`), verdict.reason);
+    assert.ok(verdict.reason.includes(`--cors-origins ${origin}`), verdict.reason);
+  }
+  assert.deepEqual(own.filter((error) => !/CORS policy|Failed to load resource|net::ERR_FAILED/.test(error)), []);
+});
+
+test('an Anthropic run sends the browser header and reads the forced tool call', async () => {
+  reset();
+  const page = await judgePage({ provider: 'anthropic', model: 'claude-fake', base: '' });
+  const summary = await run(page);
+  assert.match(summary, /5 sent, 0 from cache, 0 not run; 20 of 20 verdicts scored/);
+  assert.deepEqual(fake.violations, []);
+  assert.ok(fake.requests.every((request) => request.headers['x-api-key'] === KEY));
+  assert.deepEqual(errors, []);
+});
+
+test('the key goes only into the provider requests auth header, unless remembered', async () => {
+  reset();
+  const consoleText = [];
+  const elsewhere = [];
+  const context = await browser.newContext({ acceptDownloads: true });
+  await watchPolicy(context, errors);
+  // Every request of the page and its worker, from the first.
+  context.on('request', (request) => {
+    if (!request.url().startsWith(fake.origin)) {
+      elsewhere.push({ url: request.url(), headers: JSON.stringify(request.headers()), body: request.postData() ?? '' });
+    }
+  });
+  const page = await context.newPage();
+  watchConsole(page, errors);
+  page.on('console', (message) => consoleText.push(message.text()));
+  await page.goto(server.url);
+  await page.getByTestId('version').waitFor();
+  await loadFiles(page, FILES);
+  await page.getByTestId('tab-judge').click();
+  await page.getByTestId('judge-provider').selectOption('openai_compatible');
+  await page.getByTestId('judge-model').fill('key-model');
+  await page.getByTestId('judge-base-url').fill(`${fake.origin}/v1`);
+  await page.getByTestId('judge-key').fill(KEY);
+  assert.equal(await page.getByTestId('judge-key').getAttribute('type'), 'password');
+  assert.equal(await page.getByTestId('judge-key').getAttribute('autocomplete'), 'off');
+  await run(page);
+
+  assert.ok(fake.requests.length > 0);
+  for (const request of fake.requests) {
+    assert.equal(request.headers.authorization, `Bearer ${KEY}`);
+    const { authorization, ...others } = request.headers;
+    assert.ok(!JSON.stringify(others).includes(KEY), 'only in the auth header');
+    assert.ok(!request.body.includes(KEY), 'not in the body');
+    assert.ok(!request.path.includes(KEY), 'not in the URL');
+  }
+  assert.ok(!page.url().includes(KEY), 'not in the URL');
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+  assert.ok(!stored.includes(KEY), 'not in storage without the opt-in');
+  const json = await downloadText(page, () => page.getByTestId('download-report-json').click());
+  assert.ok(!json.text.includes(KEY), 'not in the report JSON');
+  const html = await downloadText(page, () => page.getByTestId('download-report-html').click());
+  assert.ok(!html.text.includes(KEY), 'not in the HTML report');
+  await page.getByTestId('share-button').click();
+  const link = page.getByTestId('share-link');
+  await link.waitFor({ timeout: 30_000 });
+  assert.ok(!(await link.inputValue()).includes(KEY), 'not in the share link');
+  await page.getByTestId('share-close').click();
+  assert.ok(!consoleText.join('\n').includes(KEY), 'not in the console');
+  assert.ok(elsewhere.length > 0, 'the page made its own requests');
+  for (const request of elsewhere) {
+    assert.ok(!`${request.url} ${request.headers} ${request.body}`.includes(KEY), `not sent to ${request.url}`);
+  }
+
+  // Remembered on this device only when asked, and forgotten on request.
+  await page.getByTestId('tab-judge').click();
+  await page.getByTestId('judge-remember').check();
+  await page.getByTestId('judge-remember-warning').waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem('toolscope.judge.api_key')), KEY);
+  await page.getByTestId('judge-forget').click();
+  assert.equal(await page.evaluate(() => localStorage.getItem('toolscope.judge.api_key')), null);
+  assert.equal(await page.getByTestId('judge-remember').isChecked(), false);
+  assert.deepEqual(errors, []);
+});
