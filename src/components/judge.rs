@@ -300,15 +300,6 @@ fn JudgeReportView(judge: JudgeReport) -> impl IntoView {
     }
 }
 
-fn causes(counts: &CriterionCounts) -> String {
-    counts
-        .unscored_by_cause
-        .iter()
-        .map(|(cause, count)| format!("{} {count}", cause.as_str()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn interval(bounds: Option<[f64; 2]>) -> String {
     bounds.map_or_else(String::new, |[low, high]| format!("{low:.2}–{high:.2}"))
 }
@@ -336,7 +327,7 @@ fn CriteriaTable(rows: Vec<CriterionCounts>) -> impl IntoView {
                                     <td class="num">{row.pass}</td>
                                     <td class="num">{row.fail}</td>
                                     <td class="num" data-testid="unscored">{row.unscored}</td>
-                                    <td data-testid="causes">{causes(&row)}</td>
+                                    <td data-testid="causes">{row.unscored_causes()}</td>
                                 </tr>
                             }
                         })

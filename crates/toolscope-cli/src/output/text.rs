@@ -233,15 +233,10 @@ fn judge_lines(judge: &JudgeReport) -> Vec<String> {
             percent(row.pass_rate.rate)
         );
         if row.unscored > 0 {
-            let causes: Vec<String> = row
-                .unscored_by_cause
-                .iter()
-                .map(|(cause, count)| format!("{} {count}", cause.as_str()))
-                .collect();
             line.push_str(&format!(
                 "; unscored {} ({})",
                 row.unscored,
-                causes.join(", ")
+                row.unscored_causes()
             ));
         }
         lines.push(line);

@@ -78,6 +78,18 @@ pub struct CriterionCounts {
     pub pass_rate_interval: Option<[f64; 2]>,
 }
 
+impl CriterionCounts {
+    /// The unscored verdicts by cause, as reports write them: `refusal 2, timeout 1` (empty
+    /// when none is unscored).
+    pub fn unscored_causes(&self) -> String {
+        self.unscored_by_cause
+            .iter()
+            .map(|(cause, count)| format!("{} {count}", cause.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// One tool's verdicts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolJudgeRow {

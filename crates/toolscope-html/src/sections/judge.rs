@@ -49,15 +49,6 @@ pub(super) fn judge(markup: &mut Markup, judge: &JudgeReport) {
     verdicts_table(markup, judge);
 }
 
-fn causes(counts: &CriterionCounts) -> String {
-    counts
-        .unscored_by_cause
-        .iter()
-        .map(|(cause, count)| format!("{} {count}", cause.as_str()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn criteria_table(markup: &mut Markup, rows: &[CriterionCounts]) {
     let columns = [
         ("Criterion", false),
@@ -86,7 +77,7 @@ fn counts_cells(markup: &mut Markup, counts: &CriterionCounts) {
     number_cell(markup, counts.pass);
     number_cell(markup, counts.fail);
     number_cell(markup, counts.unscored);
-    text_cell(markup, &causes(counts));
+    text_cell(markup, &counts.unscored_causes());
 }
 
 fn per_tool_table(markup: &mut Markup, rows: &[(&str, &CriterionCounts)]) {
