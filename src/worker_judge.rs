@@ -6,6 +6,7 @@
 //! calls sends nothing.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::{Array, Uint8Array};
@@ -64,7 +65,8 @@ struct Run {
     job: u32,
     spec: JudgeRunSpec,
     calls: Vec<PlannedCall>,
-    sessions: Vec<Session>,
+    /// Each call's session, shared by the calls of one session (a session is copied once).
+    sessions: Vec<Rc<Session>>,
     results: Vec<Option<CallResult>>,
     pending: Vec<usize>,
     next: usize,
@@ -132,9 +134,20 @@ pub fn start(
     if is_estimate {
         return;
     }
-    let sessions: Vec<Session> = calls
+    // The tasks outlive this borrow of the analysis, so they keep copies of the sessions they
+    // judge: one per session, however many of its calls are planned.
+    let mut copies: HashMap<&str, Rc<Session>> = HashMap::new();
+    let sessions: Vec<Rc<Session>> = calls
         .iter()
-        .filter_map(|call| analysis.session(&call.session_id).cloned())
+        .filter_map(|call| {
+            let session = analysis.session(&call.session_id)?;
+            Some(
+                copies
+                    .entry(session.session_id.as_str())
+                    .or_insert_with(|| Rc::new(session.clone()))
+                    .clone(),
+            )
+        })
         .collect();
     if sessions.len() != calls.len() {
         return send(Reply::Failed {
