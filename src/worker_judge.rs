@@ -16,12 +16,12 @@ use toolscope_core::judge::provider::browser_failure_detail;
 use toolscope_core::judge::run::{
     estimate_plan, not_run_answer, plan_calls, Exchange, Failure, Ledger, Next, PlannedCall,
 };
-use toolscope_core::judge::sample::{CallRef, Selection};
+use toolscope_core::judge::sample::Selection;
 use toolscope_core::judge::{
     Answer, HttpRequest, HttpResponse, Outcome, PromptLimits, RetryPolicy, UnscoredCause, Verdict,
 };
 use toolscope_core::model::Session;
-use toolscope_core::{Analysis, Filter};
+use toolscope_core::Analysis;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -111,7 +111,7 @@ pub fn start(
     }
     let selection = match &spec.selection {
         JudgeSelection::Chosen { selection } => selection.clone(),
-        JudgeSelection::Filter { filter } => Selection::Calls(filter_calls(analysis, filter)),
+        JudgeSelection::Filter { filter } => Selection::Calls(analysis.calls_kept_by(filter)),
     };
     let calls = CACHE.with(|cache| {
         plan_calls(
@@ -222,28 +222,6 @@ pub fn cancel(job: u32) {
             }
         }
     });
-}
-
-/// The calls of the sessions `filter` keeps, of its tool when it names one.
-fn filter_calls(analysis: &Analysis, filter: &Filter) -> Vec<CallRef> {
-    let report = analysis.filtered(filter);
-    report
-        .sessions
-        .iter()
-        .filter_map(|row| analysis.session(&row.session_id))
-        .flat_map(|session| {
-            session
-                .calls()
-                .enumerate()
-                .filter(|(_, call)| filter.tool.as_ref().is_none_or(|tool| &call.name == tool))
-                .map(|(index, call)| CallRef {
-                    session_id: session.session_id.clone(),
-                    step: index + 1,
-                    tool: call.name.clone(),
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect()
 }
 
 /// One task: takes calls until none is left (or the run is cancelled or over budget).

@@ -23,6 +23,7 @@ use crate::checks::problem::ProblemKind;
 use crate::checks::SessionFindings;
 use crate::input::{InputFile, Options};
 use crate::judge::in_report::judge_report;
+use crate::judge::sample::CallRef;
 use crate::judge::Verdict;
 use crate::metrics::outcome::TurnOutcome;
 use crate::metrics::selection::summarize;
@@ -259,6 +260,27 @@ impl Analysis {
         self.report = self.filtered(&Filter::default());
     }
 
+    /// The calls a filter keeps: every call of the sessions it keeps, only its tool's when it
+    /// names one, in session order (what "the calls of the current filter" means to the judge).
+    pub fn calls_kept_by(&self, filter: &Filter) -> Vec<CallRef> {
+        self.parts
+            .sessions
+            .iter()
+            .filter(|session| filter.keeps_session(session))
+            .flat_map(|session| {
+                session
+                    .calls()
+                    .enumerate()
+                    .filter(|(_, call)| filter.tool.as_ref().is_none_or(|tool| &call.name == tool))
+                    .map(|(index, call)| CallRef {
+                        session_id: session.session_id.clone(),
+                        step: index + 1,
+                        tool: call.name.clone(),
+                    })
+            })
+            .collect()
+    }
+
     /// One session's events, by id (as the report names it, `#2` suffixes included).
     pub fn session(&self, session_id: &str) -> Option<&Session> {
         self.parts
@@ -372,5 +394,43 @@ mod tests {
             2,
             "a verdict on the same call, criterion and model replaces the kept one"
         );
+    }
+}
+
+#[cfg(test)]
+mod calls_kept_tests {
+    use super::*;
+    use crate::Role;
+
+    const SESSIONS: &[u8] = br#"{"session_id": "a", "agent_id": "x", "events": [{"type": "tool_use", "call_id": "1", "name": "search", "args": {}}, {"type": "tool_use", "call_id": "2", "name": "lookup", "args": {}}, {"type": "tool_use", "call_id": "3", "name": "search", "args": {}}]}
+{"session_id": "b", "agent_id": "y", "events": [{"type": "tool_use", "call_id": "1", "name": "search", "args": {}}]}
+"#;
+
+    #[test]
+    fn a_filter_keeps_the_calls_of_its_sessions_and_tool_with_their_steps() {
+        let analysis = Analysis::new(
+            &[InputFile::new("s.jsonl", SESSIONS, Role::Traces)],
+            &Options::default(),
+            &mut |_| {},
+        );
+        let kept = |filter: Filter| -> Vec<(String, usize)> {
+            analysis
+                .calls_kept_by(&filter)
+                .into_iter()
+                .map(|call| (call.session_id, call.step))
+                .collect()
+        };
+        let all = kept(Filter::default());
+        assert_eq!(all.len(), 4);
+        let by_tool = kept(Filter {
+            tool: Some("search".into()),
+            ..Filter::default()
+        });
+        assert_eq!(by_tool, [("a".into(), 1), ("a".into(), 3), ("b".into(), 1)]);
+        let by_agent = kept(Filter {
+            agent: Some("y".into()),
+            ..Filter::default()
+        });
+        assert_eq!(by_agent, [("b".to_string(), 1)]);
     }
 }
