@@ -84,6 +84,8 @@ pub struct Route {
     pub filter: Filter,
     /// The session opened in the session view.
     pub session_id: Option<String>,
+    /// The call brought into view in the opened session: its step.
+    pub step: Option<usize>,
     /// The confusion cell opened: (expected, actual).
     pub cell: Option<(String, String)>,
     /// The heatmap's scale.
@@ -111,6 +113,7 @@ impl Route {
                 "tool" if !value.is_empty() => route.filter.tool = Some(value),
                 "kind" => route.filter.kind = parse_kind(&value),
                 "session" if !value.is_empty() => route.session_id = Some(value),
+                "call" => route.step = value.parse().ok().filter(|step| *step > 0),
                 "cell" => {
                     route.cell = value
                         .split_once('~')
@@ -152,6 +155,9 @@ impl Route {
         }
         if let Some(session_id) = &self.session_id {
             out.append_pair("session", session_id);
+            if let Some(step) = self.step {
+                out.append_pair("call", &step.to_string());
+            }
         }
         if let Some((expected, actual)) = &self.cell {
             out.append_pair("cell", &format!("{expected}~{actual}"));
@@ -186,6 +192,7 @@ mod tests {
                 kind: Some(ProblemKind::RetryAfterError),
             },
             session_id: Some("s#2".into()),
+            step: Some(3),
             cell: Some(("lookup_order".into(), "none".into())),
             scale: Scale::RowShares,
             is_demo: true,

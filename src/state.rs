@@ -439,9 +439,15 @@ impl AppState {
 
     /// Opens a session in the session view.
     pub fn open_session(&self, session_id: String) {
+        self.open_call(session_id, None);
+    }
+
+    /// Opens a session in the session view with one call (by its step) brought into view.
+    pub fn open_call(&self, session_id: String, step: Option<usize>) {
         self.route.update(|route| {
             route.view = crate::route::View::Session;
             route.session_id = Some(session_id);
+            route.step = step;
         });
     }
 

@@ -6,19 +6,14 @@
 
 use leptos::prelude::*;
 use toolscope_core::diagnostic::grouped;
-use toolscope_core::judge::calibration::Calibration;
 use toolscope_core::judge::in_report::JudgeReport;
-use toolscope_core::judge::summary::{AgreementMatrix, CriterionCounts};
 use toolscope_core::judge::Provider;
-use toolscope_core::judge::Verdict;
 
-use super::table::{header, session_cell};
-use crate::format::{count_of, decimal, percent};
+use super::judge_tables::{
+    BreakdownTable, CalibrationTable, CodeVsJudge, CriteriaTable, VerdictList,
+};
 use crate::judge_form::{provider_label, JudgeWhat, KEY_STORAGE_NAME};
 use crate::state::{AppState, JudgePlan};
-
-/// Verdicts listed at a time.
-const VERDICT_ROWS: usize = 200;
 
 /// The judge view: the run controls, then the verdicts.
 #[component]
@@ -175,6 +170,7 @@ fn JudgeRunControls() -> impl IntoView {
                          script of the site can read it: only on a device you alone use. "
                         <button
                             type="button"
+                            class="button small"
                             data-testid="judge-forget"
                             on:click=move |_| {
                                 forget_key();
@@ -213,6 +209,7 @@ fn JudgeRunControls() -> impl IntoView {
             <div class="judge-actions">
                 <button
                     type="button"
+                    class="button"
                     data-testid="judge-estimate"
                     disabled=is_running
                     on:click=move |_| state.judge_run(true)
@@ -221,7 +218,7 @@ fn JudgeRunControls() -> impl IntoView {
                 </button>
                 <button
                     type="button"
-                    class="primary"
+                    class="button primary"
                     data-testid="judge-start"
                     disabled=is_running
                     on:click=move |_| state.judge_run(false)
@@ -229,7 +226,7 @@ fn JudgeRunControls() -> impl IntoView {
                     "Run"
                 </button>
                 <Show when=is_running>
-                    <button type="button" data-testid="judge-cancel" on:click=move |_| state.judge_cancel()>
+                    <button type="button" class="button" data-testid="judge-cancel" on:click=move |_| state.judge_cancel()>
                         "Cancel"
                     </button>
                 </Show>
@@ -280,6 +277,23 @@ fn plan_line(plan: &JudgePlan, model: &str) -> String {
 #[component]
 fn JudgeReportView(judge: JudgeReport) -> impl IntoView {
     let summary = judge.summary.clone();
+    let criteria: Vec<_> = summary.criteria.iter().map(|row| row.criterion).collect();
+    let tools: Vec<_> = summary
+        .by_tool
+        .iter()
+        .map(|row| (row.tool.clone(), row.criteria.clone()))
+        .collect();
+    let agents: Vec<_> = summary
+        .by_agent
+        .iter()
+        .map(|row| {
+            let name = row
+                .agent_id
+                .clone()
+                .unwrap_or_else(|| "(no agent id)".to_string());
+            (name, row.criteria.clone())
+        })
+        .collect();
     let models = if summary.models.is_empty() {
         "no model".to_string()
     } else {
@@ -294,163 +308,24 @@ fn JudgeReportView(judge: JudgeReport) -> impl IntoView {
             )}
         </p>
         <CriteriaTable rows=summary.criteria.clone()/>
+        <BreakdownTable
+            title="Per tool"
+            testid="judge-tools"
+            first_column="Tool"
+            criteria=criteria.clone()
+            rows=tools
+        />
+        {(agents.len() > 1).then(|| view! {
+            <BreakdownTable
+                title="Per agent"
+                testid="judge-agents"
+                first_column="Agent"
+                criteria=criteria.clone()
+                rows=agents
+            />
+        })}
         <CodeVsJudge matrix=judge.code_vs_judge.clone()/>
         {judge.calibration.clone().map(|calibration| view! { <CalibrationTable calibration=calibration/> })}
         <VerdictList verdicts=judge.verdicts.clone()/>
-    }
-}
-
-fn interval(bounds: Option<[f64; 2]>) -> String {
-    bounds.map_or_else(String::new, |[low, high]| format!("{low:.2}–{high:.2}"))
-}
-
-#[component]
-fn CriteriaTable(rows: Vec<CriterionCounts>) -> impl IntoView {
-    view! {
-        <h2>"Per criterion"</h2>
-        <div class="table-wrap">
-            <table class="table" data-testid="judge-criteria">
-                {header(&[
-                    ("Criterion", false), ("Pass rate", true), ("Scored", true), ("95 % interval", true),
-                    ("Pass", true), ("Fail", true), ("Unscored", true), ("Unscored by cause", false),
-                ])}
-                <tbody>
-                    {rows
-                        .into_iter()
-                        .map(|row| {
-                            view! {
-                                <tr data-criterion=row.criterion.as_str()>
-                                    <td><code>{row.criterion.as_str()}</code></td>
-                                    <td class="num" data-testid="pass-rate">{percent(row.pass_rate.rate)}</td>
-                                    <td class="num">{count_of(&row.pass_rate)}</td>
-                                    <td class="num">{interval(row.pass_rate_interval)}</td>
-                                    <td class="num">{row.pass}</td>
-                                    <td class="num">{row.fail}</td>
-                                    <td class="num" data-testid="unscored">{row.unscored}</td>
-                                    <td data-testid="causes">{row.unscored_causes()}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
-        </div>
-    }
-}
-
-#[component]
-fn CodeVsJudge(matrix: AgreementMatrix) -> impl IntoView {
-    (!matrix.criteria.is_empty()).then(|| {
-        view! {
-            <h2>"Code checks and the judge"</h2>
-            <p class="hint">
-                "Judged calls by whether a code check found a problem at the call and by the judge's \
-                 verdict: a call with a code problem that passed right_tool or args_grounded, or a \
-                 clean call the judge failed, is worth reading."
-            </p>
-            <div class="table-wrap">
-                <table class="table" data-testid="judge-code">
-                    {header(&[
-                        ("Criterion", false), ("Problem, judge pass", true), ("Problem, judge fail", true),
-                        ("Clean, judge pass", true), ("Clean, judge fail", true), ("Unscored", true),
-                    ])}
-                    <tbody>
-                        {matrix
-                            .criteria
-                            .into_iter()
-                            .map(|row| {
-                                view! {
-                                    <tr>
-                                        <td><code>{row.criterion.as_str()}</code></td>
-                                        <td class="num">{row.problem_judge_pass}</td>
-                                        <td class="num">{row.problem_judge_fail}</td>
-                                        <td class="num">{row.clean_judge_pass}</td>
-                                        <td class="num">{row.clean_judge_fail}</td>
-                                        <td class="num">{row.judge_unscored}</td>
-                                    </tr>
-                                }
-                            })
-                            .collect_view()}
-                    </tbody>
-                </table>
-            </div>
-        }
-    })
-}
-
-#[component]
-fn CalibrationTable(calibration: Calibration) -> impl IntoView {
-    let warnings = calibration.warning_lines();
-    view! {
-        <h2>"Against human verdicts"</h2>
-        <div class="table-wrap">
-            <table class="table" data-testid="judge-calibration">
-                {header(&[
-                    ("Criterion", false), ("Paired", true), ("Agreement", true), ("Majority baseline", true),
-                    ("Cohen's κ", true), ("κ 95 % interval", true), ("Fail precision", true), ("Fail recall", true),
-                ])}
-                <tbody>
-                    {calibration
-                        .criteria
-                        .into_iter()
-                        .map(|row| {
-                            view! {
-                                <tr data-criterion=row.criterion.as_str()>
-                                    <td><code>{row.criterion.as_str()}</code></td>
-                                    <td class="num">{row.paired}</td>
-                                    <td class="num">{format!("{} ({})", percent(row.agreement.rate), count_of(&row.agreement))}</td>
-                                    <td class="num">{percent(row.majority_baseline.rate)}</td>
-                                    <td class="num" data-testid="kappa">{decimal(row.kappa)}</td>
-                                    <td class="num">{interval(row.kappa_interval)}</td>
-                                    <td class="num">{percent(row.fail_precision.rate)}</td>
-                                    <td class="num">{percent(row.fail_recall.rate)}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
-        </div>
-        <ul class="notice-list" data-testid="judge-warnings">
-            {warnings.into_iter().map(|warning| view! { <li>{warning}</li> }).collect_view()}
-        </ul>
-    }
-}
-
-#[component]
-fn VerdictList(verdicts: Vec<Verdict>) -> impl IntoView {
-    let total = verdicts.len();
-    view! {
-        <h2>"Verdicts"</h2>
-        <div class="table-wrap">
-            <table class="table" data-testid="judge-verdicts">
-                {header(&[
-                    ("Session", false), ("Step", true), ("Tool", false), ("Criterion", false),
-                    ("Verdict", false), ("Reason", false),
-                ])}
-                <tbody>
-                    {verdicts
-                        .into_iter()
-                        .take(VERDICT_ROWS)
-                        .map(|verdict| {
-                            let shown = verdict.shown();
-                            view! {
-                                <tr data-testid="judge-verdict">
-                                    {session_cell(verdict.session_id.clone())}
-                                    <td class="num">{verdict.step}</td>
-                                    <td><code>{verdict.tool.clone()}</code></td>
-                                    <td>{verdict.criterion.as_str()}</td>
-                                    <td>{shown}</td>
-                                    <td>{verdict.reason.clone()}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
-        </div>
-        {(total > VERDICT_ROWS).then(|| view! {
-            <p class="hint">{format!("The first {VERDICT_ROWS} of {total} verdicts; the report JSON has every one.")}</p>
-        })}
     }
 }

@@ -1,15 +1,16 @@
-//! One session, event by event: user messages, calls with their arguments pretty-printed as text,
-//! results, replies; each problem inline at its call and each turn's label beside it. Without a
-//! session chosen, the sessions worst first.
+//! One session, event by event (see [`super::timeline`]): each problem and judge verdict inline
+//! at its call, each turn's label beside it, and the call a link named brought into view. Without
+//! a session chosen, the sessions worst first.
 
 use leptos::prelude::*;
 use toolscope_core::checks::problem::Problem;
+use toolscope_core::judge::Verdict;
 use toolscope_core::metrics::outcome::TurnOutcome;
 use toolscope_core::metrics::task_actions::TaskOutcome;
-use toolscope_core::model::{event_positions, Args, Event, ResultStatus, Session};
 
 use super::table::{header, session_cell};
 use super::tasks::session_task_view;
+use super::timeline::{events_view, SessionNotes};
 use crate::state::AppState;
 
 /// Sessions listed at most in the chooser before "show more".
@@ -85,7 +86,12 @@ fn SessionList() -> impl IntoView {
 #[component]
 fn Timeline(session_id: String) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let back = move |_| state.route.update(|route| route.session_id = None);
+    let back = move |_| {
+        state.route.update(|route| {
+            route.session_id = None;
+            route.step = None;
+        })
+    };
     let title = session_id.clone();
     let body = move || {
         let detail = state.session.get()?;
@@ -98,42 +104,70 @@ fn Timeline(session_id: String) -> impl IntoView {
                     .into_any(),
             );
         };
-        // Problems and labels of the whole report: a filter must not hide them inside a session.
-        let (problems, outcomes, task) = state.report.with(|report| {
+        // Problems, labels and verdicts of the whole report: a filter must not hide them inside
+        // a session.
+        let (problems, outcomes, task, verdicts) = state.report.with(|report| {
             report
                 .as_ref()
                 .map(|report| {
+                    let id = session.session_id.as_str();
                     let problems: Vec<Problem> = report
                         .problems
                         .iter()
-                        .filter(|problem| problem.session_id == session.session_id)
+                        .filter(|problem| problem.session_id == id)
                         .cloned()
                         .collect();
                     let outcomes: Vec<TurnOutcome> = report
                         .selection
                         .iter()
                         .flat_map(|selection| &selection.outcomes)
-                        .filter(|outcome| outcome.session_id == session.session_id)
+                        .filter(|outcome| outcome.session_id == id)
                         .cloned()
                         .collect();
                     let task: Option<TaskOutcome> = report
                         .tasks
                         .iter()
                         .flat_map(|tasks| &tasks.outcomes)
-                        .find(|outcome| outcome.session_id == session.session_id)
+                        .find(|outcome| outcome.session_id == id)
                         .cloned();
-                    (problems, outcomes, task)
+                    let verdicts: Vec<Verdict> = report
+                        .judge
+                        .iter()
+                        .flat_map(|judge| &judge.verdicts)
+                        .filter(|verdict| verdict.session_id == id)
+                        .cloned()
+                        .collect();
+                    (problems, outcomes, task, verdicts)
                 })
                 .unwrap_or_default()
         });
+        let focus = state.route.with(|route| route.step);
+        let notes = SessionNotes {
+            problems: &problems,
+            outcomes: &outcomes,
+            verdicts: &verdicts,
+            focus,
+        };
         Some(
             view! {
                 {task.as_ref().map(session_task_view)}
-                {events_view(&session, &problems, &outcomes)}
+                {events_view(&session, &notes)}
             }
             .into_any(),
         )
     };
+    // Bring the chosen call into view once its session is shown.
+    Effect::new(move |_| {
+        let is_shown = state.session.with(|detail| {
+            detail
+                .as_ref()
+                .is_some_and(|detail| detail.session.is_some())
+        });
+        let step = state.route.with(|route| route.step);
+        if let (true, Some(step)) = (is_shown, step) {
+            request_animation_frame(move || scroll_to_call(step));
+        }
+    });
     view! {
         <div class="toolbar">
             <button class="button small" data-testid="back-to-sessions" on:click=back>
@@ -145,152 +179,10 @@ fn Timeline(session_id: String) -> impl IntoView {
     }
 }
 
-fn events_view(session: &Session, problems: &[Problem], outcomes: &[TurnOutcome]) -> impl IntoView {
-    let positions = event_positions(session);
-    let mut last_turn = None;
-    let mut items = Vec::new();
-    for (event, (turn, step)) in session.events.iter().zip(positions) {
-        if last_turn != Some(turn) {
-            last_turn = Some(turn);
-            let label = outcomes
-                .iter()
-                .find(|outcome| outcome.turn == turn)
-                .cloned();
-            items.push(turn_header(turn, label).into_any());
-        }
-        items.push(event_view(event, step, problems).into_any());
-    }
-    let meta = format!(
-        "{}{} — from {} line {}",
-        session
-            .agent_id
-            .as_deref()
-            .map(|agent| format!("agent {agent}"))
-            .unwrap_or_else(|| "no agent id".to_string()),
-        session
-            .started_at
-            .as_deref()
-            .map(|at| format!(", started {at}"))
-            .unwrap_or_default(),
-        session.origin.file,
-        session.origin.line,
-    );
-    view! {
-        <p class="hint">{meta}</p>
-        <ol class="timeline" data-testid="timeline">{items}</ol>
-    }
-}
-
-fn turn_header(turn: usize, label: Option<TurnOutcome>) -> impl IntoView {
-    let label_view = label.map(|outcome| {
-        let expected = match &outcome.expected_tool {
-            toolscope_core::inputs::labels::Expected::One(tool) => tool.clone(),
-            toolscope_core::inputs::labels::Expected::AnyOf(tools) => tools.join(" or "),
-        };
-        let verdict = if outcome.is_correct {
-            "correct"
-        } else {
-            "wrong"
-        };
-        view! {
-            <span class="label" class:wrong=!outcome.is_correct data-testid="turn-label">
-                {format!(
-                    "label: expected {expected}, called {} ({verdict}){}",
-                    outcome.actual_tool,
-                    outcome
-                        .args_mismatch
-                        .as_ref()
-                        .map(|why| format!("; arguments: {why}"))
-                        .unwrap_or_default(),
-                )}
-            </span>
-        }
-    });
-    view! {
-        <li class="turn" data-testid="turn" data-turn=turn>
-            <span class="turn-title">{format!("Turn {turn}")}</span>
-            {label_view}
-        </li>
-    }
-}
-
-fn event_view(event: &Event, step: Option<usize>, problems: &[Problem]) -> impl IntoView {
-    match event {
-        Event::User { content } => view! {
-            <li class="event user">
-                <span class="who">"user"</span>
-                <p class="text">{content.clone()}</p>
-            </li>
-        }
-        .into_any(),
-        Event::Assistant { content } => view! {
-            <li class="event assistant">
-                <span class="who">"assistant"</span>
-                <p class="text">{content.clone()}</p>
-            </li>
-        }
-        .into_any(),
-        Event::ToolUse(call) => {
-            let step = step.unwrap_or(0);
-            let args = match &call.args {
-                Args::Json(value) => {
-                    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
-                }
-                Args::Malformed { raw, error } => format!("{raw}\n\n(not JSON: {error})"),
-            };
-            let here: Vec<Problem> = problems
-                .iter()
-                .filter(|problem| problem.step == step)
-                .cloned()
-                .collect();
-            let has_problems = !here.is_empty();
-            view! {
-                <li class="event call" class:has-problems=has_problems data-testid="call" data-step=step>
-                    <span class="who">{format!("call {step}")}</span>
-                    <span class="tool-name">{call.name.clone()}</span>
-                    <pre class="args">{args}</pre>
-                    <ul class="inline-problems">
-                        {here
-                            .into_iter()
-                            .map(|problem| {
-                                view! {
-                                    <li class=format!("kind kind-{}", problem.kind.as_str()) data-testid="inline-problem">
-                                        <strong>{problem.kind.as_str()}</strong>
-                                        ": "
-                                        {problem.message}
-                                    </li>
-                                }
-                            })
-                            .collect_view()}
-                    </ul>
-                </li>
-            }
-            .into_any()
-        }
-        Event::ToolResult(result) => {
-            let is_error = result.status == ResultStatus::Error;
-            let status = match (is_error, result.is_status_inferred) {
-                (true, true) => "error (inferred from the text)".to_string(),
-                (true, false) => match result.error_source {
-                    Some(source) => format!(
-                        "error ({})",
-                        serde_json::to_value(source)
-                            .ok()
-                            .and_then(|value| value.as_str().map(String::from))
-                            .unwrap_or_default()
-                    ),
-                    None => "error".to_string(),
-                },
-                _ => "ok".to_string(),
-            };
-            view! {
-                <li class="event result" class:error=is_error>
-                    <span class="who">"result"</span>
-                    <span class="status">{status}</span>
-                    <pre class="content">{result.content.clone().unwrap_or_default()}</pre>
-                </li>
-            }
-            .into_any()
-        }
-    }
+/// Scrolls the call with `step` into view.
+fn scroll_to_call(step: usize) {
+    let Some(element) = document().get_element_by_id(&format!("call-{step}")) else {
+        return;
+    };
+    element.scroll_into_view();
 }

@@ -35,3 +35,21 @@ pub fn session_cell(session_id: String) -> impl IntoView {
         </td>
     }
 }
+
+/// A cell naming one call of a session ("s1 · call 3"), as a link that opens the session with
+/// the call brought into view.
+pub fn call_cell(session_id: String, step: usize) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let label = format!("{session_id} · call {step}");
+    view! {
+        <td>
+            <button
+                class="link"
+                data-testid="call-link"
+                on:click=move |_| state.open_call(session_id.clone(), Some(step))
+            >
+                {label}
+            </button>
+        </td>
+    }
+}

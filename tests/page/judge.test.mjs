@@ -1,6 +1,7 @@
 // A judge's verdicts file dropped beside the traces: detected by content, shown in the Judge tab
-// with the CLI's numbers (passes over scored verdicts, the unscored apart), with human
-// calibration, each verdict one click from its session, and the model's words as text.
+// with the CLI's numbers (passes over scored verdicts, the unscored apart, per tool), with human
+// calibration and its disagreements, each verdict one click from its call, shown there inline
+// with its evidence marked in the events, and the model's words as text.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,9 +24,9 @@ after(async () => {
   await server?.close();
 });
 
-function verdict(session, criterion, outcome, reason) {
+function verdict(session, criterion, outcome, reason, evidence = []) {
   return JSON.stringify({
-    session_id: session, step: 1, tool: 'search_docs', criterion, verdict: outcome, reason,
+    session_id: session, step: 1, tool: 'search_docs', criterion, verdict: outcome, reason, evidence,
     ...(outcome === 'unscored' ? { cause: 'truncated' } : {}),
     model: 'judge-model', template: { id: 'tool-call-v1', sha256: '00' }, prompt_sha256: '11',
   });
@@ -36,7 +37,9 @@ test('the Judge tab shows a verdicts file with the CLI numbers and its calibrati
   copyFileSync(join(FIXTURES, 'seed', 'selection_sessions.jsonl'), join(dir, 'sessions.jsonl'));
   writeFileSync(join(dir, 'verdicts.jsonl'), [
     verdict('turn-2', 'args_grounded', 'pass', 'the query is the user\'s words'),
-    verdict('turn-3', 'args_grounded', 'fail', '<img src=x onerror="window.__pwned=1">'),
+    verdict('turn-3', 'args_grounded', 'fail', '<img src=x onerror="window.__pwned=1">', [
+      { quote: '"query":"Refund Policy"', event: 1 }, { quote: 'Request 3', event: 0 },
+    ]),
     verdict('turn-4', 'args_grounded', 'unscored', 'cut'),
     verdict('turn-2', 'result_used', 'pass', 'ok'),
   ].join('\n') + '\n');
@@ -67,11 +70,39 @@ test('the Judge tab shows a verdicts file with the CLI numbers and its calibrati
     .getByTestId('kappa').innerText(), kappa);
   assert.match(await page.getByTestId('judge-warnings').innerText(), /fewer than 50/);
 
-  // The model's words are text, and each verdict opens its session.
-  await page.getByText('<img src=x onerror="window.__pwned=1">').waitFor();
+  // Per tool: the CLI's rates, with their denominators.
+  const docs = expected.judge.summary.by_tool.find((row) => row.tool === 'search_docs');
+  const docsGrounded = docs.criteria.find((row) => row.criterion === 'args_grounded').pass_rate;
+  assert.equal(
+    await page.locator('[data-testid="judge-tools"] tr[data-name="search_docs"] td[data-criterion="args_grounded"]').innerText(),
+    `${(docsGrounded.rate * 100).toFixed(1)} % (${docsGrounded.count} of ${docsGrounded.total})`,
+  );
+  // A clean call the judge failed, and the human's disagreement, each listed with its call.
+  const clean = expected.judge.code_vs_judge.criteria.flatMap((row) => row.clean_but_judge_failed);
+  assert.equal(await page.locator('[data-testid="judge-clean-failed"] tbody tr').count(), clean.length);
+  assert.deepEqual(
+    await page.locator('[data-testid="judge-disagreements"] tbody tr').first().locator('td').allInnerTexts(),
+    ['turn-3 · call 1', 'args_grounded', 'fail', 'pass'],
+  );
+
+  // The model's words are text, and each verdict opens its call in its session.
+  await page.getByText('<img src=x onerror="window.__pwned=1">').first().waitFor();
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
-  await page.getByTestId('judge-verdict').nth(1).getByRole('button', { name: 'turn-3' }).click();
+  await page.getByTestId('judge-verdict').nth(1).getByRole('button', { name: 'turn-3 · call 1' }).click();
   assert.equal(await page.getByTestId('tab-session').getAttribute('aria-selected'), 'true');
+  assert.match(page.url(), /session=turn-3&call=1/);
+  const call = page.locator('[data-testid="call"][data-step="1"]');
+  await call.waitFor();
+  assert.match(await call.getAttribute('class'), /\bfocused\b/);
+  // The verdict inline at the call, beside the code checks (none here, so the fail is flagged).
+  const inline = call.locator('[data-testid="inline-verdict"][data-criterion="args_grounded"]');
+  assert.equal(await inline.getAttribute('data-verdict'), 'fail');
+  assert.match(await inline.innerText(), /^args_grounded: fail — <img src=x onerror="window.__pwned=1">/);
+  assert.match(await inline.getByTestId('code-judge-split').innerText(), /the code checks passed this call/);
+  // Its evidence marked where it is: across JSON whitespace and case, as text.
+  assert.deepEqual(await page.getByTestId('evidence').allInnerTexts(), ['request 3', '"query": "refund policy"']);
+  assert.match(await page.getByTestId('evidence').first().getAttribute('title'), /evidence for args_grounded of call 1/);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
   assert.deepEqual(errors, []);
 });
 

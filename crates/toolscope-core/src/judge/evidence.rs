@@ -21,6 +21,7 @@ use super::answer::CriterionAnswer;
 use super::prompt::args_text;
 use super::{Outcome, UnscoredCause};
 use crate::model::{Args, Event, Session};
+use std::ops::Range;
 
 /// The longest quote checked, in characters; a longer one counts as not found.
 pub const MAX_QUOTE_CHARS: usize = 2_000;
@@ -145,6 +146,91 @@ impl<'a> EventTexts<'a> {
             }
         })
     }
+}
+
+/// Where `quote` is in `text`, as the evidence check finds it (folding case, whitespace runs and
+/// typographic quotes; with `is_json`, ignoring whitespace altogether): the byte ranges in
+/// `text` of every match, in order, not overlapping. For showing a judge's evidence highlighted
+/// in the event it comes from; empty when the quote is not there (or is empty, or is longer than
+/// [`MAX_QUOTE_CHARS`]). At most [`MAX_QUOTE_MATCHES`] ranges. To look for several quotes in one
+/// text, fold it once with [`FoldedText`].
+pub fn quote_ranges(text: &str, quote: &str, is_json: bool) -> Vec<Range<usize>> {
+    FoldedText::new(text, is_json).find(quote)
+}
+
+/// The most ranges [`quote_ranges`] gives for one quote.
+pub const MAX_QUOTE_MATCHES: usize = 100;
+
+/// A text folded as the evidence check folds it, remembering where each folded byte comes from,
+/// so quotes found in it can be pointed at in the original text.
+pub struct FoldedText {
+    folded: String,
+    /// For every byte of `folded`, the range of the original text it comes from.
+    origins: Vec<Range<usize>>,
+    is_json: bool,
+}
+
+impl FoldedText {
+    /// Folds `text` (with `is_json`, whitespace is dropped instead of collapsed).
+    pub fn new(text: &str, is_json: bool) -> FoldedText {
+        let (folded, origins) = folded_with_origins(text, is_json);
+        FoldedText {
+            folded,
+            origins,
+            is_json,
+        }
+    }
+
+    /// The byte ranges of the original text where `quote` is (see [`quote_ranges`]).
+    pub fn find(&self, quote: &str) -> Vec<Range<usize>> {
+        if quote.chars().count() > MAX_QUOTE_CHARS {
+            return Vec::new();
+        }
+        let mut needle = normalise(quote);
+        if self.is_json {
+            needle = squeeze(&needle);
+        }
+        if needle.is_empty() {
+            return Vec::new();
+        }
+        self.folded
+            .match_indices(&needle)
+            .take(MAX_QUOTE_MATCHES)
+            .map(|(at, _)| self.origins[at].start..self.origins[at + needle.len() - 1].end)
+            .collect()
+    }
+}
+
+/// `text` folded as [`normalise`] does (whitespace dropped instead of collapsed when
+/// `is_squeezed`), with, for every byte of the folded text, the range of `text` it comes from.
+fn folded_with_origins(text: &str, is_squeezed: bool) -> (String, Vec<Range<usize>>) {
+    let mut out = String::with_capacity(text.len());
+    let mut origins: Vec<Range<usize>> = Vec::with_capacity(text.len());
+    let mut pending_space: Option<Range<usize>> = None;
+    for (at, c) in text.char_indices() {
+        let here = at..at + c.len_utf8();
+        if c.is_whitespace() {
+            if !is_squeezed && !out.is_empty() {
+                pending_space =
+                    Some(pending_space.map_or(here.clone(), |space| space.start..here.end));
+            }
+            continue;
+        }
+        if let Some(space) = pending_space.take() {
+            out.push(' ');
+            origins.push(space);
+        }
+        let plain = match c {
+            '\u{2018}' | '\u{2019}' | '\u{201B}' | '\u{2032}' => '\'',
+            '\u{201C}' | '\u{201D}' | '\u{201F}' | '\u{2033}' => '"',
+            other => other,
+        };
+        for folded in plain.to_lowercase() {
+            out.push(folded);
+            origins.extend(std::iter::repeat_n(here.clone(), folded.len_utf8()));
+        }
+    }
+    (out, origins)
 }
 
 /// Case folded, typographic quotes made plain, whitespace runs made one space, trimmed.
@@ -351,6 +437,44 @@ mod tests {
         let kept: usize = criteria.iter().map(|answer| answer.evidence.len()).sum();
         assert_eq!(kept, MAX_EVIDENCE_ITEMS);
         assert_eq!(criteria[2].evidence.len(), 0);
+    }
+
+    #[test]
+    fn quote_ranges_point_at_the_original_text_across_folding() {
+        let text = "Where is   my Order\n7Q2ZK9XA? I’d like it. my order, again";
+        let ranges = quote_ranges(text, "my order 7q2zk9xa", false);
+        assert_eq!(ranges.len(), 1);
+        assert_eq!(&text[ranges[0].clone()], "my Order\n7Q2ZK9XA");
+        let ranges = quote_ranges(text, "I'd like", false);
+        assert_eq!(&text[ranges[0].clone()], "I’d like");
+        let all: Vec<&str> = quote_ranges(text, "MY ORDER", false)
+            .into_iter()
+            .map(|range| &text[range])
+            .collect();
+        assert_eq!(all, ["my Order", "my order"]);
+        assert!(quote_ranges(text, "refund", false).is_empty());
+        assert!(quote_ranges(text, "  ", false).is_empty());
+        assert!(quote_ranges(text, &"a".repeat(MAX_QUOTE_CHARS + 1), false).is_empty());
+    }
+
+    #[test]
+    fn quote_ranges_in_pretty_json_ignore_whitespace() {
+        let pretty = "{\n  \"order_id\": \"7Q2ZK9XA\",\n  \"reason\": \"late\"\n}";
+        let ranges = quote_ranges(pretty, r#""order_id":"7Q2ZK9XA","reason""#, true);
+        assert_eq!(
+            &pretty[ranges[0].clone()],
+            "\"order_id\": \"7Q2ZK9XA\",\n  \"reason\""
+        );
+        // A case-folding character that grows (İ lower-cases to two chars) maps back whole.
+        let text = "İstanbul office";
+        let ranges = quote_ranges(text, "i̇stanbul", false);
+        assert_eq!(&text[ranges[0].clone()], "İstanbul");
+    }
+
+    #[test]
+    fn quote_ranges_are_capped() {
+        let text = "ab ".repeat(1_000);
+        assert_eq!(quote_ranges(&text, "ab", false).len(), MAX_QUOTE_MATCHES);
     }
 
     #[test]

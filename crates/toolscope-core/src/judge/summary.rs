@@ -278,6 +278,43 @@ pub struct CodeJudgeCall {
     pub problems: Vec<ProblemKind>,
 }
 
+/// A verdict that tells another story than the code checks at its call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeJudgeSplit {
+    /// A code problem at the call, and the judge passed `right_tool` or `args_grounded`.
+    ProblemButJudgePassed,
+    /// No code problem at the call, and the judge failed it.
+    CleanButJudgeFailed,
+}
+
+impl CodeJudgeSplit {
+    /// How a verdict of `outcome` on `criterion` stands against the code checks, given whether
+    /// they found a problem that counts against the call; None when the two do not disagree.
+    pub fn of(criterion: Criterion, outcome: Outcome, has_problem: bool) -> Option<CodeJudgeSplit> {
+        match (has_problem, outcome) {
+            (true, Outcome::Pass)
+                if matches!(criterion, Criterion::RightTool | Criterion::ArgsGrounded) =>
+            {
+                Some(CodeJudgeSplit::ProblemButJudgePassed)
+            }
+            (false, Outcome::Fail) => Some(CodeJudgeSplit::CleanButJudgeFailed),
+            _ => None,
+        }
+    }
+
+    /// One line saying what the split is.
+    pub fn message(self) -> &'static str {
+        match self {
+            CodeJudgeSplit::ProblemButJudgePassed => {
+                "a code check found a problem here, yet the judge passed it"
+            }
+            CodeJudgeSplit::CleanButJudgeFailed => {
+                "the code checks passed this call, the judge did not"
+            }
+        }
+    }
+}
+
 /// Sets each verdict against the code problems at its call; see [`CodeJudgeRow`].
 pub fn code_vs_judge(verdicts: &[Verdict], problems: &[Problem]) -> AgreementMatrix {
     let mut kinds: HashMap<(&str, usize), BTreeSet<ProblemKind>> = HashMap::new();
@@ -312,21 +349,17 @@ pub fn code_vs_judge(verdicts: &[Verdict], problems: &[Problem]) -> AgreementMat
         };
         match (found.is_some(), verdict.verdict) {
             (_, Outcome::Unscored) => row.judge_unscored += 1,
-            (true, Outcome::Pass) => {
-                row.problem_judge_pass += 1;
-                if matches!(
-                    verdict.criterion,
-                    Criterion::RightTool | Criterion::ArgsGrounded
-                ) {
-                    row.problem_but_judge_passed.push(call());
-                }
-            }
+            (true, Outcome::Pass) => row.problem_judge_pass += 1,
             (true, Outcome::Fail) => row.problem_judge_fail += 1,
             (false, Outcome::Pass) => row.clean_judge_pass += 1,
-            (false, Outcome::Fail) => {
-                row.clean_judge_fail += 1;
-                row.clean_but_judge_failed.push(call());
+            (false, Outcome::Fail) => row.clean_judge_fail += 1,
+        }
+        match CodeJudgeSplit::of(verdict.criterion, verdict.verdict, found.is_some()) {
+            Some(CodeJudgeSplit::ProblemButJudgePassed) => {
+                row.problem_but_judge_passed.push(call())
             }
+            Some(CodeJudgeSplit::CleanButJudgeFailed) => row.clean_but_judge_failed.push(call()),
+            None => {}
         }
     }
     AgreementMatrix {
