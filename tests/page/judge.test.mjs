@@ -106,6 +106,42 @@ test('the Judge tab shows a verdicts file with the CLI numbers and its calibrati
   assert.deepEqual(errors, []);
 });
 
+test('with several agents the Judge tab has a column of rates per agent, as the CLI counts them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'toolscope-judge-agents-'));
+  const session = (id, agent) => JSON.stringify({
+    session_id: id, agent_id: agent, events: [
+      { type: 'user', content: `question ${id}` },
+      { type: 'tool_use', call_id: 'c1', name: 'search_docs', args: { query: id } },
+      { type: 'tool_result', call_id: 'c1', status: 'ok', content: 'found' },
+      { type: 'assistant', content: 'here it is' },
+    ],
+  });
+  writeFileSync(join(dir, 'sessions.jsonl'),
+    [session('a1', 'bot-v1'), session('a2', 'bot-v1'), session('b1', 'bot-v2')].join('\n') + '\n');
+  writeFileSync(join(dir, 'verdicts.jsonl'), [
+    verdict('a1', 'result_used', 'pass', 'used'),
+    verdict('a2', 'result_used', 'fail', 'ignored'),
+    verdict('b1', 'result_used', 'pass', 'used'),
+    verdict('b1', 'call_decision', 'unscored', 'cut'),
+  ].join('\n') + '\n');
+  const expected = JSON.parse(cli(['report', '--json', '--verdicts', 'verdicts.jsonl', 'sessions.jsonl'], dir));
+  const page = await open(browser, server.url, errors);
+  await loadFiles(page, ['sessions.jsonl', 'verdicts.jsonl'].map((name) => join(dir, name)));
+  await page.getByTestId('tab-judge').click();
+  const agents = expected.judge.summary.by_agent;
+  assert.deepEqual(agents.map((row) => row.agent_id), ['bot-v1', 'bot-v2']);
+  for (const row of agents) {
+    const cells = page.locator(`[data-testid="judge-agents"] tr[data-name="${row.agent_id}"] td`);
+    const used = row.criteria.find((counts) => counts.criterion === 'result_used').pass_rate;
+    const unscored = row.criteria.reduce((sum, counts) => sum + counts.unscored, 0);
+    const texts = await cells.allInnerTexts();
+    assert.equal(texts[0], row.agent_id);
+    assert.ok(texts.includes(`${(used.rate * 100).toFixed(1)} % (${used.count} of ${used.total})`), texts.join(' | '));
+    assert.equal(texts.at(-1), String(unscored));
+  }
+  assert.deepEqual(errors, []);
+});
+
 test('without verdicts the Judge tab offers to run the judge', async () => {
   const page = await open(browser, server.url, errors);
   await loadFiles(page, [join(FIXTURES, 'seed', 'selection_sessions.jsonl')]);
