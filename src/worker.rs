@@ -161,6 +161,7 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) -> Optio
             options,
             filter,
         } => {
+            crate::worker_judge::stop_for_new_analysis();
             let blob_sizes: Vec<u64> = blobs
                 .iter()
                 .map(|blob| blob.unchecked_into::<Blob>().size() as u64)

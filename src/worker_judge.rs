@@ -211,10 +211,20 @@ pub fn start(
 /// Stops the run under way (if it is `job`): nothing more is sent, requests in flight are
 /// aborted.
 pub fn cancel(job: u32) {
+    stop_where(|state| state.job == job);
+}
+
+/// Stops any run: new traces are being analysed, so its calls are no longer the page's. Its
+/// answers so far stay in the cache, so running again on the same traces asks only for the rest.
+pub fn stop_for_new_analysis() {
+    stop_where(|_| true);
+}
+
+fn stop_where(is_wanted: impl Fn(&Run) -> bool) {
     RUNNING.with(|running| {
         if let Some(run) = running.borrow().as_ref() {
             let mut state = run.borrow_mut();
-            if state.job == job {
+            if is_wanted(&state) {
                 state.is_cancelled = true;
                 for controller in state.in_flight.drain(..) {
                     controller.abort();
@@ -480,7 +490,9 @@ fn finish(run: &Rc<RefCell<Run>>) {
         },
         None => Reply::Failed {
             job,
-            message: "the traces were closed during the run".into(),
+            message: "the run stopped because new traces were analysed; the answers it got are \
+                      cached, so running the judge again asks only for the calls not yet judged"
+                .into(),
         },
     });
 }

@@ -181,6 +181,41 @@ test('Cancel stops the run and leaves the calls not judged not_run', async () =>
   assert.deepEqual(errors, []);
 });
 
+test('new traces analysed during a run stop it; its answers are cached for the next run', async () => {
+  reset();
+  // Two answers, then every request hangs until the run is stopped.
+  fake.fault = () => (fake.requests.length > 2 ? 'hang' : undefined);
+  fake.hangMs = 8_000;
+  const page = await judgePage({ model: 'restart-model' });
+  await page.getByTestId('judge-concurrency').fill('1');
+  await page.getByTestId('judge-start').click();
+  await waitUntil(() => fake.requests.length === 3);
+  // A labels file joins the traces: a new analysis, the same calls.
+  await page.getByTestId('file-input').setInputFiles([join(SEED, 'selection_labels.jsonl')]);
+  await page.getByTestId('judge-error').waitFor({ timeout: 30_000 });
+  assert.match(await page.getByTestId('judge-error').innerText(),
+    /^the run stopped because new traces were analysed; the answers it got are cached/);
+  assert.equal(await page.getByTestId('judge-start').isEnabled(), true);
+  await new Promise((wait) => setTimeout(wait, 500));
+  assert.equal(fake.requests.length, 3, 'nothing sent after the new analysis');
+
+  fake.fault = () => undefined;
+  fake.hangMs = 3000;
+  fake.requests.length = 0;
+  const summary = await run(page);
+  assert.match(summary, /^judged 5 calls: 3 sent, 2 from cache, 0 not run/);
+  assert.equal(fake.requests.length, 3);
+  assert.deepEqual(errors, []);
+});
+
+async function waitUntil(condition, timeout = 30_000) {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeout) throw new Error('timed out waiting');
+    await new Promise((wait) => setTimeout(wait, 20));
+  }
+}
+
 test('the budget stops the run: the calls not sent are not_run', async () => {
   reset();
   const page = await judgePage({ provider: 'openai', model: 'gpt-4o-mini' });
