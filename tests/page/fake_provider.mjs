@@ -3,7 +3,8 @@
 // services do, checks each provider's headers, and answers in the shapes of
 // crates/toolscope-cli/tests/support/fake_provider.rs: OpenAI-style `chat/completions` with the
 // verdict JSON as the message's content, Anthropic-style `v1/messages` with a forced
-// `record_verdict` tool call. The verdict is pass, pass, pass, fail on the four criteria, each
+// `record_verdict` tool call, Gemini-style `v1beta/models/M:generateContent` with the JSON as
+// the candidate's text (`x-goog-api-key`, a `responseSchema`, no `key=` in the URL). The verdict is pass, pass, pass, fail on the four criteria, each
 // quoting the called tool's name from the prompt (so the evidence check passes).
 //
 // Faults are asked for by the test: `fake.fault = (prompt, seen) => name` where `seen` counts
@@ -42,8 +43,12 @@ export function fakeVerdict(prompt) {
 function promptOf(body) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   const user = [...messages].reverse().find((message) => message.role === 'user');
-  return typeof user?.content === 'string' ? user.content : '';
+  if (typeof user?.content === 'string') return user.content;
+  const gemini = body?.contents?.[0]?.parts?.[0]?.text;
+  return typeof gemini === 'string' ? gemini : '';
 }
+
+const GEMINI_PATH = /^\/v1beta\/models\/[^/:?]+:generateContent$/;
 
 /** Starts the fake; `close()` stops it. */
 export async function startFakeProvider() {
@@ -131,6 +136,12 @@ function check(recorded, body) {
     const auth = header('authorization');
     if (auth !== undefined && !/^Bearer .+/.test(auth)) violations.push('openai: authorization is not Bearer KEY');
     if (!Array.isArray(body?.messages)) violations.push('openai: no messages');
+  } else if (GEMINI_PATH.test(recorded.path)) {
+    if (!header('x-goog-api-key')) violations.push('gemini: no x-goog-api-key');
+    if (body?.generationConfig?.responseMimeType !== 'application/json') violations.push('gemini: no JSON response type');
+    if (typeof body?.generationConfig?.responseSchema !== 'object') violations.push('gemini: no responseSchema');
+  } else if (/[?&]key=/.test(recorded.path)) {
+    violations.push('gemini: key in the URL');
   } else {
     violations.push(`unknown path ${recorded.path}`);
   }
@@ -146,6 +157,17 @@ function respond(path, prompt, fault) {
       content: isRefusal ? [] : [{ type: 'tool_use', id: 'toolu_01Fake', name: 'record_verdict', input: verdict }],
       stop_reason: isRefusal ? 'refusal' : 'tool_use', stop_sequence: null,
       usage: { input_tokens: 1000, output_tokens: 100 },
+    };
+  }
+  if (GEMINI_PATH.test(path)) {
+    // As generateContent answers: the JSON as the candidate's text, SAFETY when it refuses.
+    return {
+      candidates: [{
+        content: { parts: isRefusal ? [] : [{ text: JSON.stringify(verdict) }], role: 'model' },
+        finishReason: isRefusal ? 'SAFETY' : 'STOP',
+      }],
+      usageMetadata: { promptTokenCount: 1000, candidatesTokenCount: 100, totalTokenCount: 1100 },
+      modelVersion: 'fake-model', responseId: 'fake',
     };
   }
   const message = isRefusal

@@ -1,6 +1,6 @@
 // Running the judge from the page: the worker asks a fake provider on another origin (CORS as the
 // real services answer it) and the Judge tab shows the CLI's numbers for the same answers; the
-// worker's cache makes a second run free; Estimate sends nothing; Cancel and the budget leave the
+// worker's cache makes a second run free; Anthropic and Gemini wire shapes; Estimate sends nothing; Cancel and the budget leave the
 // rest not_run; and the key goes nowhere but the provider's auth header.
 
 import { test, before, after } from 'node:test';
@@ -261,6 +261,28 @@ test('an Anthropic run sends the browser header and reads the forced tool call',
   assert.match(summary, /5 sent, 0 from cache, 0 not run; 20 of 20 verdicts scored/);
   assert.deepEqual(fake.violations, []);
   assert.ok(fake.requests.every((request) => request.headers['x-api-key'] === KEY));
+  assert.deepEqual(errors, []);
+});
+
+test('a Gemini run sends the key in x-goog-api-key, never in the URL, and reads the JSON text', async () => {
+  reset();
+  const page = await judgePage({ provider: 'gemini', model: 'gemini-fake', base: '/v1beta' });
+  const summary = await run(page);
+  assert.match(summary, /5 sent, 0 from cache, 0 not run; 20 of 20 verdicts scored/);
+  assert.deepEqual(fake.violations, []);
+  assert.equal(fake.requests.length, 5);
+  for (const request of fake.requests) {
+    assert.equal(request.path, '/v1beta/models/gemini-fake:generateContent');
+    assert.equal(request.headers['x-goog-api-key'], KEY);
+    assert.equal(request.headers.authorization, undefined);
+  }
+  // A refusal (finishReason SAFETY) is an unscored verdict, not a fail.
+  reset();
+  fake.fault = () => 'refusal';
+  const refused = await judgePage({ provider: 'gemini', model: 'gemini-refusing', base: '/v1beta' });
+  assert.match(await run(refused), /0 of 20 verdicts scored/);
+  const causes = await refused.locator('[data-testid="judge-criteria"] [data-testid="causes"]').allInnerTexts();
+  assert.ok(causes.every((cause) => cause === 'refusal 5'), causes.join('|'));
   assert.deepEqual(errors, []);
 });
 
