@@ -149,6 +149,9 @@ pub struct AppState {
     pub judge_form: RwSignal<JudgeFormValues>,
     /// Where the judge run is.
     pub judge: RwSignal<JudgeStatus>,
+    /// Whether the report holds verdicts of judge runs made in this page (which a share then
+    /// carries as one more verdicts file).
+    pub has_run_verdicts: RwSignal<bool>,
     client: StoredValue<Option<WorkerClient>, LocalStorage>,
     job: StoredValue<u32>,
     next_key: StoredValue<u32>,
@@ -172,6 +175,7 @@ impl AppState {
             share: RwSignal::new(ShareStatus::Idle),
             judge_form: RwSignal::new(JudgeFormValues::default()),
             judge: RwSignal::new(JudgeStatus::default()),
+            has_run_verdicts: RwSignal::new(false),
             client: StoredValue::new_local(None),
             job: StoredValue::new(0),
             next_key: StoredValue::new(0),
@@ -394,6 +398,7 @@ impl AppState {
         let job = self.next_job();
         let (specs, blobs) = self.specs_and_blobs();
         self.share.set(ShareStatus::Idle);
+        self.has_run_verdicts.set(false);
         self.status.set(Status::Running(None));
         self.send(
             &Request::Analyze {
@@ -493,6 +498,7 @@ impl AppState {
         });
         self.status.set(Status::Cancelled);
         self.judge.set(JudgeStatus::default());
+        self.has_run_verdicts.set(false);
         self.report.set(None);
         self.view.set(None);
     }
@@ -638,6 +644,9 @@ impl AppState {
                 match serde_json::from_str::<Report>(&report) {
                     Ok(whole) => {
                         self.report.set(Some(Arc::new(whole)));
+                        self.has_run_verdicts.set(true);
+                        // A link packed before the run would lack its verdicts.
+                        self.share.set(ShareStatus::Idle);
                         self.refilter();
                     }
                     Err(error) => self

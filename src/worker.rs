@@ -5,7 +5,9 @@
 use std::cell::RefCell;
 
 use js_sys::{Array, ArrayBuffer, Uint8Array};
-use toolscope_core::{detect_role, Analysis, InputFile, Progress, Stage, MAX_FILE_BYTES};
+use toolscope_core::judge::verdict_file::{merge_verdicts, write_verdicts};
+use toolscope_core::judge::Verdict;
+use toolscope_core::{detect_role, Analysis, InputFile, Progress, Role, Stage, MAX_FILE_BYTES};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, DedicatedWorkerGlobalScope, FileReaderSync, MessageEvent};
@@ -22,7 +24,13 @@ thread_local! {
     /// How many analyses have been kept: a judge run adds its verdicts only to the one it
     /// planned on.
     static GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The verdicts of the judge runs on the kept analysis, merged as later files would be: a
+    /// share link or sealed file made now carries them as one more verdicts file.
+    static RUN_VERDICTS: RefCell<Vec<Verdict>> = const { RefCell::new(Vec::new()) };
 }
+
+/// The name of the verdicts file a share carries for the page's judge runs.
+const RUN_VERDICTS_FILE: &str = "judge-run-verdicts.jsonl";
 
 /// The kept analysis's generation (see `GENERATION`).
 pub(crate) fn generation() -> u64 {
@@ -38,6 +46,43 @@ pub(crate) fn with_analysis<T>(
         return None;
     }
     ANALYSIS.with(|kept| kept.borrow_mut().as_mut().map(change))
+}
+
+/// Adds a judge run's verdicts to the kept analysis if it is still generation `generation`
+/// (and to those a share carries); the whole report as JSON, or None when the traces changed.
+pub(crate) fn add_run_verdicts(generation: u64, verdicts: Vec<Verdict>) -> Option<String> {
+    with_analysis(generation, |analysis| {
+        RUN_VERDICTS.with(|kept| merge_verdicts(&mut kept.borrow_mut(), verdicts.clone()));
+        analysis.add_verdicts(verdicts);
+        serde_json::to_string(analysis.report()).expect("reports serialise")
+    })
+}
+
+/// The files of a share: the loaded ones, then the page's judge runs' verdicts as one more
+/// verdicts file (under a name no loaded file has), so the link opens to the same report.
+fn with_run_verdicts(
+    mut files: Vec<FileSpec>,
+    mut contents: Vec<Vec<u8>>,
+) -> (Vec<FileSpec>, Vec<Vec<u8>>) {
+    let text = RUN_VERDICTS.with(|kept| {
+        let kept = kept.borrow();
+        (!kept.is_empty()).then(|| write_verdicts(&kept))
+    });
+    if let Some(text) = text {
+        let name = (1..)
+            .map(|n| match n {
+                1 => RUN_VERDICTS_FILE.to_string(),
+                n => RUN_VERDICTS_FILE.replace(".jsonl", &format!("-{n}.jsonl")),
+            })
+            .find(|name| files.iter().all(|file| &file.name != name))
+            .expect("some name is free");
+        files.push(FileSpec {
+            name,
+            role: Some(Role::Verdicts),
+        });
+        contents.push(text.into_bytes());
+    }
+    (files, contents)
 }
 
 /// Posts a reply from a task (the judge run's), outside a request's handler.
@@ -137,7 +182,10 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) -> Optio
             options,
         } => {
             return match load(job, &files, blobs, send) {
-                Ok(contents) => Some(worker_share::pack(job, files, contents, options)),
+                Ok(contents) => {
+                    let (files, contents) = with_run_verdicts(files, contents);
+                    Some(worker_share::pack(job, files, contents, options))
+                }
                 Err(message) => Some((Reply::Failed { job, message }, Vec::new())),
             };
         }
@@ -149,9 +197,12 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) -> Optio
             nonce,
         } => {
             return match load(job, &files, blobs, send) {
-                Ok(contents) => Some(worker_share::seal(
-                    job, files, contents, options, &key, nonce,
-                )),
+                Ok(contents) => {
+                    let (files, contents) = with_run_verdicts(files, contents);
+                    Some(worker_share::seal(
+                        job, files, contents, options, &key, nonce,
+                    ))
+                }
                 Err(message) => Some((Reply::Failed { job, message }, Vec::new())),
             };
         }
@@ -162,6 +213,7 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) -> Optio
             filter,
         } => {
             crate::worker_judge::stop_for_new_analysis();
+            RUN_VERDICTS.with(|kept| kept.borrow_mut().clear());
             let blob_sizes: Vec<u64> = blobs
                 .iter()
                 .map(|blob| blob.unchecked_into::<Blob>().size() as u64)

@@ -478,10 +478,7 @@ fn finish(run: &Rc<RefCell<Run>>) {
     let summary = summary_line(&state, &results, &all);
     let (job, generation) = (state.job, state.generation);
     drop(state);
-    let report = crate::worker::with_analysis(generation, |analysis| {
-        analysis.add_verdicts(all);
-        serde_json::to_string(analysis.report()).expect("reports serialise")
-    });
+    let report = crate::worker::add_run_verdicts(generation, all);
     crate::worker::post_reply(&match report {
         Some(report) => Reply::Judged {
             job,

@@ -36,11 +36,13 @@ pub fn ShareButton() -> impl IntoView {
     }
 }
 
-/// Whether the link must carry the data (the files were not opened from a link or the demo).
+/// Whether the link must carry the data: the files were not opened from a link or the demo, or
+/// a judge run in this page added verdicts the address alone would not bring back.
 fn needs_pack(state: &AppState) -> bool {
-    state
-        .route
-        .with_untracked(|route| route.shared.is_none() && !route.is_demo)
+    state.has_run_verdicts.get_untracked()
+        || state
+            .route
+            .with_untracked(|route| route.shared.is_none() && !route.is_demo)
 }
 
 /// The page's address without its fragment.
@@ -98,6 +100,12 @@ fn ShareDialog(on_close: impl Fn() + Send + Sync + 'static) -> impl IntoView {
                 "them, and it cannot be taken back. An encrypted file is unreadable to the host that serves it; "
                 "anyone with its full link can read it, and deleting the file revokes every link to it."
             </p>
+            <Show when=move || state.has_run_verdicts.get()>
+                <p class="hint" data-testid="share-run-verdicts">
+                    "The link and the encrypted file also carry the verdicts of the judge runs made in \
+                     this page, as one more file (judge-run-verdicts.jsonl); never the API key."
+                </p>
+            </Show>
             <h3>"A link with the data in it"</h3>
             {move || match data_link() {
                 Ok(link) => view! { <LinkBox link=link/> }.into_any(),

@@ -113,6 +113,34 @@ test('a run against an OpenAI-compatible server gives the numbers the CLI gives 
   assert.deepEqual(errors, []);
 });
 
+test('a share link made after a run carries its verdicts: the link reopens the same judge report', async () => {
+  reset();
+  const page = await judgePage({ model: 'share-model' });
+  await run(page);
+  const before = JSON.parse((await downloadText(page, () => page.getByTestId('download-report-json').click())).text);
+  assert.equal(before.judge.verdicts.length, VERDICTS);
+
+  await page.getByTestId('share-button').click();
+  assert.match(await page.getByTestId('share-run-verdicts').innerText(), /judge-run-verdicts\.jsonl.*never the API key/);
+  const input = page.getByTestId('share-link');
+  await input.waitFor({ timeout: 30_000 });
+  const link = await input.inputValue();
+  assert.ok(!link.includes(KEY));
+
+  reset();
+  const reopened = await browser.newPage();
+  reopened.on('pageerror', (error) => errors.push(String(error)));
+  await reopened.goto(link);
+  await reopened.getByTestId('tab-overview').waitFor({ timeout: 60_000 });
+  const names = await reopened.getByTestId('file-name').allInnerTexts();
+  assert.deepEqual(names.slice(-1), ['judge-run-verdicts.jsonl']);
+  const after = JSON.parse((await downloadText(reopened, () => reopened.getByTestId('download-report-json').click())).text);
+  assert.deepEqual(after.judge, before.judge);
+  assert.equal(fake.requests.length, 0, 'reopening asks no model');
+  await reopened.close();
+  assert.deepEqual(errors, []);
+});
+
 test('Estimate shows the plan and sends nothing', async () => {
   reset();
   const page = await judgePage({ model: 'estimate-model' });

@@ -24,6 +24,7 @@ use crate::checks::SessionFindings;
 use crate::input::{InputFile, Options};
 use crate::judge::in_report::judge_report;
 use crate::judge::sample::CallRef;
+use crate::judge::verdict_file::merge_verdicts;
 use crate::judge::Verdict;
 use crate::metrics::outcome::TurnOutcome;
 use crate::metrics::selection::summarize;
@@ -237,26 +238,11 @@ impl Analysis {
     /// report, so it is what `toolscope report --verdicts` gives with the verdicts in a file
     /// (apart from `inputs`, which lists only files). Filtered reports include them too.
     ///
-    /// A verdict on a call and criterion that already has one by the same model replaces it (a
-    /// second run of the same calls does not count them twice); the others are appended.
+    /// As a later verdicts file ([`merge_verdicts`]): a verdict on a call and criterion that
+    /// already has one by the same model and template replaces it (a second run of the same calls
+    /// does not count them twice); the others are appended.
     pub fn add_verdicts(&mut self, verdicts: Vec<Verdict>) {
-        let is_same = |kept: &Verdict, added: &Verdict| {
-            kept.session_id == added.session_id
-                && kept.step == added.step
-                && kept.criterion == added.criterion
-                && kept.model == added.model
-        };
-        for added in verdicts {
-            match self
-                .parts
-                .verdicts
-                .iter_mut()
-                .find(|kept| is_same(kept, &added))
-            {
-                Some(kept) => *kept = added,
-                None => self.parts.verdicts.push(added),
-            }
-        }
+        merge_verdicts(&mut self.parts.verdicts, verdicts);
         self.report = self.filtered(&Filter::default());
     }
 
@@ -358,6 +344,60 @@ mod tests {
             },
             prompt_sha256: "11".into(),
         }
+    }
+
+    #[test]
+    fn a_later_verdicts_file_replaces_an_earlier_ones_verdict_on_the_same_item() {
+        let first = vec![
+            verdict(Criterion::ArgsGrounded, Outcome::Pass),
+            verdict(Criterion::RightTool, Outcome::Pass),
+        ];
+        let second = vec![verdict(Criterion::RightTool, Outcome::Fail)];
+        let (a, b) = (write_verdicts(&first), write_verdicts(&second));
+        let both = Analysis::new(
+            &[
+                InputFile::new("s.jsonl", SESSIONS, Role::Traces),
+                InputFile::new("a.jsonl", a.as_bytes(), Role::Verdicts),
+                InputFile::new("b.jsonl", b.as_bytes(), Role::Verdicts),
+            ],
+            &Options::default(),
+            &mut |_| {},
+        );
+        let judge = both.report().judge.as_ref().unwrap();
+        let kept: Vec<(Criterion, Outcome)> = judge
+            .verdicts
+            .iter()
+            .map(|verdict| (verdict.criterion, verdict.verdict))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                (Criterion::ArgsGrounded, Outcome::Pass),
+                (Criterion::RightTool, Outcome::Fail)
+            ]
+        );
+        let warning = both
+            .report()
+            .diagnostics
+            .iter()
+            .map(ToString::to_string)
+            .find(|text| text.starts_with("b.jsonl"))
+            .expect("a warning names the later file");
+        assert!(
+            warning.contains("1 of its verdicts replace an earlier file's"),
+            "{warning}"
+        );
+        // Adding the second file's verdicts to the first file's analysis gives the same.
+        let mut added = Analysis::new(
+            &[
+                InputFile::new("s.jsonl", SESSIONS, Role::Traces),
+                InputFile::new("a.jsonl", a.as_bytes(), Role::Verdicts),
+            ],
+            &Options::default(),
+            &mut |_| {},
+        );
+        added.add_verdicts(second);
+        assert_eq!(added.report().judge, both.report().judge);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::analyze_tasks::score_tasks;
 use crate::checks::catalog::CompiledCatalog;
 use crate::checks::suggest::{Budget, BUDGET_CELLS};
 use crate::checks::{check_session, SessionFindings};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{grouped, Diagnostic};
 use crate::drift;
 use crate::formats::read_traces_reporting;
 use crate::formats::TraceFormat;
@@ -19,7 +19,9 @@ use crate::inputs::labels::{read_labels_file, Label};
 use crate::inputs::rules::{read_rules_file, Rules};
 use crate::inputs::task_labels::TaskLabel;
 use crate::judge::in_report::{judge_report, warn_about_unknown_calls};
-use crate::judge::verdict_file::{read_human_verdicts, read_verdicts, HumanVerdict};
+use crate::judge::verdict_file::{
+    merge_verdicts, read_human_verdicts, read_verdicts, HumanVerdict,
+};
 use crate::judge::Verdict;
 use crate::metrics::outcome::{score_turn, TurnOutcome};
 use crate::metrics::selection::summarize;
@@ -214,7 +216,18 @@ pub(crate) fn run(
                 let read = read_verdicts(input.name, input.bytes, &mut diagnostics);
                 summary.count("verdicts", read.len());
                 let start = verdicts.len();
-                verdicts.extend(read);
+                let replaced = merge_verdicts(&mut verdicts, read);
+                if replaced > 0 {
+                    diagnostics.push(Diagnostic::warning(
+                        input.name,
+                        None,
+                        format!(
+                            "{} of its verdicts replace an earlier file's on the same calls, \
+                             criteria, model and template (the later file's are used)",
+                            grouped(replaced as u64)
+                        ),
+                    ));
+                }
                 verdict_files.push((input.name, start..verdicts.len(), false));
             }
             Role::HumanVerdicts => {

@@ -7,7 +7,8 @@
 //! one (at the earlier one's place) and a warning names both lines, so a correction appended at
 //! the end of a file takes effect. An item is `(session_id, step, criterion)` in a human file,
 //! and `(session_id, step, criterion, model, template)` in a judge's file, where two judges'
-//! verdicts on the same call are both kept.
+//! verdicts on the same call are both kept. Across judge files the same holds: a later file's
+//! verdict on an item replaces an earlier file's ([`merge_verdicts`]), with one warning per file.
 //!
 //! ```
 //! use toolscope_core::judge::verdict_file::read_human_verdicts;
@@ -57,8 +58,7 @@ pub fn read_verdicts(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>
     let (_, values) = crate::inputs::read_values(file, bytes, diagnostics);
     let mut verdicts: Vec<Verdict> = Vec::new();
     let mut lines: Vec<usize> = Vec::new();
-    let mut seen: HashMap<(String, usize, Criterion, String, String, String), usize> =
-        HashMap::new();
+    let mut seen: HashMap<ItemKey, usize> = HashMap::new();
     for (line, value) in values {
         let mut verdict = match serde_json::from_value::<Verdict>(value) {
             Ok(verdict) => verdict,
@@ -103,14 +103,7 @@ pub fn read_verdicts(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>
             }
             _ => {}
         }
-        let key = (
-            verdict.session_id.clone(),
-            verdict.step,
-            verdict.criterion,
-            verdict.model.clone(),
-            verdict.template.id.clone(),
-            verdict.template.sha256.clone(),
-        );
+        let key = item_key(&verdict);
         let item = format!(
             "{} step {} {} by {}",
             verdict.session_id,
@@ -285,6 +278,47 @@ fn has_verdict_shape(map: &Map<String, Value>, outcomes: &[&str]) -> bool {
             .get("verdict")
             .and_then(Value::as_str)
             .is_some_and(|verdict| outcomes.contains(&verdict))
+}
+
+/// Adds `added` to `kept` as a later verdicts file adds to earlier ones: a verdict on an item
+/// `kept` already has (the same call, criterion, model and template) replaces it at its place,
+/// the others are appended in order. Returns how many replaced one. The page adds a run's
+/// verdicts this way, so its report is the one its verdicts in a later file would give.
+pub fn merge_verdicts(kept: &mut Vec<Verdict>, added: Vec<Verdict>) -> usize {
+    let mut index: HashMap<ItemKey, usize> = kept
+        .iter()
+        .enumerate()
+        .map(|(at, verdict)| (item_key(verdict), at))
+        .collect();
+    let mut replaced = 0;
+    for verdict in added {
+        let key = item_key(&verdict);
+        match index.get(&key) {
+            Some(&at) => {
+                kept[at] = verdict;
+                replaced += 1;
+            }
+            None => {
+                index.insert(key, kept.len());
+                kept.push(verdict);
+            }
+        }
+    }
+    replaced
+}
+
+/// A judge verdict's item: its call, criterion, model and template.
+type ItemKey = (String, usize, Criterion, String, String, String);
+
+fn item_key(verdict: &Verdict) -> ItemKey {
+    (
+        verdict.session_id.clone(),
+        verdict.step,
+        verdict.criterion,
+        verdict.model.clone(),
+        verdict.template.id.clone(),
+        verdict.template.sha256.clone(),
+    )
 }
 
 /// The verdicts as a verdicts file: one compact JSON object per line, each line ending in a
