@@ -2,6 +2,7 @@
 //! numbers checked, the provider's default base URL, the selection. Kept apart from the
 //! component so the rules are unit-tested natively.
 
+use toolscope_core::judge::cost::{default_table, Price};
 use toolscope_core::judge::provider::DEFAULT_MAX_OUTPUT_TOKENS;
 use toolscope_core::judge::sample::Selection;
 use toolscope_core::judge::{Provider, ProviderConfig};
@@ -91,6 +92,10 @@ pub struct JudgeFormValues {
     pub max_output_tokens: String,
     pub budget_usd: String,
     pub concurrency: String,
+    /// Dollars per million input tokens; empty: the built-in table's price for the model.
+    pub price_input: String,
+    /// Dollars per million output tokens; empty: the built-in table's.
+    pub price_output: String,
 }
 
 impl Default for JudgeFormValues {
@@ -106,6 +111,8 @@ impl Default for JudgeFormValues {
             max_output_tokens: DEFAULT_MAX_OUTPUT_TOKENS.to_string(),
             budget_usd: String::new(),
             concurrency: DEFAULT_CONCURRENCY.to_string(),
+            price_input: String::new(),
+            price_output: String::new(),
         }
     }
 }
@@ -131,6 +138,20 @@ impl JudgeFormValues {
                 Ok(budget) if budget.is_finite() && budget >= 0.0 => Some(budget),
                 _ => return Err("the budget must be a number of dollars, 0 or more".into()),
             },
+        };
+        let price = match (self.price_input.trim(), self.price_output.trim()) {
+            ("", "") => None,
+            ("", _) | (_, "") => {
+                return Err(
+                    "give both prices (input and output), or neither to use the \
+                            built-in table"
+                        .into(),
+                )
+            }
+            (input, output) => Some(Price {
+                input_per_mtok_usd: dollars(input, "the input price")?,
+                output_per_mtok_usd: dollars(output, "the output price")?,
+            }),
         };
         let selection = match self.what {
             JudgeWhat::All => JudgeSelection::Chosen {
@@ -164,7 +185,25 @@ impl JudgeFormValues {
             budget_usd,
             concurrency,
             timeout_s: TIMEOUT_S,
+            price,
         })
+    }
+}
+
+/// The built-in price table's price for a provider's model, if it has one.
+pub fn built_in_price(provider: Provider, model: &str) -> Option<Price> {
+    default_table()
+        .lookup(provider.as_str(), model.trim())
+        .ok()
+        .copied()
+}
+
+fn dollars(text: &str, name: &str) -> Result<f64, String> {
+    match text.trim_start_matches('$').parse::<f64>() {
+        Ok(value) if value.is_finite() && value >= 0.0 => Ok(value),
+        _ => Err(format!(
+            "{name} must be dollars per million tokens, 0 or more"
+        )),
     }
 }
 
@@ -274,6 +313,45 @@ mod tests {
         .to_spec(&filter)
         .unwrap();
         assert_eq!(filtered.selection, JudgeSelection::Filter { filter });
+    }
+
+    #[test]
+    fn prices_typed_replace_the_built_in_ones_and_must_come_in_pairs() {
+        assert_eq!(values().to_spec(&Filter::default()).unwrap().price, None);
+        let priced = JudgeFormValues {
+            price_input: "0.2".into(),
+            price_output: "$0.8".into(),
+            ..values()
+        }
+        .to_spec(&Filter::default())
+        .unwrap();
+        assert_eq!(
+            priced.price,
+            Some(Price {
+                input_per_mtok_usd: 0.2,
+                output_per_mtok_usd: 0.8
+            })
+        );
+        for (input, output, expected) in [
+            ("0.2", "", "give both prices"),
+            ("-1", "2", "the input price must be"),
+            ("1", "NaN", "the output price must be"),
+        ] {
+            let error = JudgeFormValues {
+                price_input: input.into(),
+                price_output: output.into(),
+                ..values()
+            }
+            .to_spec(&Filter::default())
+            .unwrap_err();
+            assert!(error.contains(expected), "{error}");
+        }
+        assert_eq!(
+            built_in_price(Provider::OpenAi, " gpt-4o-mini ")
+                .map(|price| price.output_per_mtok_usd),
+            Some(0.6)
+        );
+        assert_eq!(built_in_price(Provider::OpenAiCompatible, "llama3"), None);
     }
 
     #[test]

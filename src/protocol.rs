@@ -6,7 +6,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use toolscope_core::judge::cost::RunEstimate;
+use toolscope_core::judge::cost::{Price, RunEstimate};
 use toolscope_core::judge::sample::Selection;
 use toolscope_core::judge::ProviderConfig;
 use toolscope_core::{Filter, Options, Progress, Role};
@@ -86,6 +86,9 @@ pub struct JudgeRunSpec {
     pub concurrency: u32,
     /// Seconds to wait for one answer.
     pub timeout_s: u32,
+    /// The price the user typed, replacing the built-in table's for the model.
+    #[serde(default)]
+    pub price: Option<Price>,
 }
 
 /// Which calls a page run judges: a core selection, or the calls the page's filter keeps

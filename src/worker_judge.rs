@@ -94,16 +94,18 @@ pub fn start(
             message: error.to_string(),
         });
     }
-    let price: Option<Price> = default_table()
-        .lookup(spec.config.provider.as_str(), &spec.config.model)
-        .ok()
-        .copied();
+    let price: Option<Price> = spec.price.or_else(|| {
+        default_table()
+            .lookup(spec.config.provider.as_str(), &spec.config.model)
+            .ok()
+            .copied()
+    });
     if spec.budget_usd.is_some() && price.is_none() && !is_estimate {
         return send(Reply::Failed {
             job,
             message: format!(
-                "a budget needs a price for {} model \"{}\" to enforce it: leave the budget \
-                 empty, or choose a model with a price",
+                "a budget needs a price for {} model \"{}\" to enforce it: type its prices per \
+                 million tokens, or leave the budget empty",
                 spec.config.provider.as_str(),
                 spec.config.model
             ),

@@ -6,13 +6,14 @@
 
 use leptos::prelude::*;
 use toolscope_core::diagnostic::grouped;
+use toolscope_core::judge::cost::Price;
 use toolscope_core::judge::in_report::JudgeReport;
 use toolscope_core::judge::Provider;
 
 use super::judge_tables::{
     BreakdownTable, CalibrationTable, CodeVsJudge, CriteriaTable, VerdictList,
 };
-use crate::judge_form::{provider_label, JudgeWhat, KEY_STORAGE_NAME};
+use crate::judge_form::{built_in_price, provider_label, JudgeWhat, KEY_STORAGE_NAME};
 use crate::state::{AppState, JudgePlan};
 
 /// The judge view: the run controls, then the verdicts.
@@ -78,6 +79,37 @@ fn JudgeRunControls() -> impl IntoView {
         }
     }
     let is_running = move || state.judge.with(|judge| judge.is_running);
+    // A price field: empty means the built-in table's price, shown as the placeholder.
+    let price_input =
+        move |label: &'static str,
+              testid: &'static str,
+              built_in: fn(&Price) -> f64,
+              read: fn(&crate::judge_form::JudgeFormValues) -> String,
+              write: fn(&mut crate::judge_form::JudgeFormValues, String)| {
+            let placeholder = move || {
+                form.with(|form| built_in_price(form.provider, &form.model))
+                    .map_or_else(
+                        || "no built-in price".to_string(),
+                        |price| format!("{}", built_in(&price)),
+                    )
+            };
+            view! {
+                <label class="judge-field">
+                    {label}
+                    <input
+                        type="text"
+                        inputmode="decimal"
+                        data-testid=testid
+                        placeholder=placeholder
+                        prop:value=move || form.with(read)
+                        on:input=move |event| {
+                            let value = event_target_value(&event);
+                            form.update(|form| write(form, value));
+                        }
+                    />
+                </label>
+            }
+        };
     let text_input =
         move |label: &'static str,
               testid: &'static str,
@@ -205,6 +237,8 @@ fn JudgeRunControls() -> impl IntoView {
                 {text_input("Max output tokens", "judge-max-output", |form| form.max_output_tokens.clone(), |form, value| form.max_output_tokens = value)}
                 {text_input("Budget (USD)", "judge-budget", |form| form.budget_usd.clone(), |form, value| form.budget_usd = value)}
                 {text_input("Concurrency", "judge-concurrency", |form| form.concurrency.clone(), |form, value| form.concurrency = value)}
+                {price_input("Input $ / M tokens", "judge-price-input", |price| price.input_per_mtok_usd, |form| form.price_input.clone(), |form, value| form.price_input = value)}
+                {price_input("Output $ / M tokens", "judge-price-output", |price| price.output_per_mtok_usd, |form| form.price_output.clone(), |form, value| form.price_output = value)}
             </div>
             <div class="judge-actions">
                 <button

@@ -152,7 +152,31 @@ test('Estimate shows the plan and sends nothing', async () => {
   await page.getByTestId('judge-model').fill('gpt-4o-mini');
   await page.getByTestId('judge-estimate').click();
   await page.waitForFunction(() => /about \$/.test(document.querySelector('[data-testid="judge-plan"]')?.innerText ?? ''));
+  assert.equal(await page.getByTestId('judge-price-output').getAttribute('placeholder'), '0.6', 'the built-in price');
   assert.equal(fake.requests.length + fake.preflights.length, 0, 'no request at all');
+  assert.deepEqual(errors, []);
+});
+
+test('prices typed for a model the table lacks give its cost and let a budget stop the run', async () => {
+  reset();
+  const page = await judgePage({ model: 'local-model' });
+  assert.equal(await page.getByTestId('judge-price-input').getAttribute('placeholder'), 'no built-in price');
+  // $1,000 / $1,000 per million tokens: each request's estimate is about a dollar or two.
+  await page.getByTestId('judge-price-input').fill('1000');
+  await page.getByTestId('judge-estimate').click();
+  assert.match(await page.getByTestId('judge-error').innerText(), /give both prices/);
+  await page.getByTestId('judge-price-output').fill('1000');
+  await page.getByTestId('judge-estimate').click();
+  await page.waitForFunction(() => /about \$\d/.test(document.querySelector('[data-testid="judge-plan"]')?.innerText ?? ''));
+  const plan = await page.getByTestId('judge-plan').innerText();
+  const [, input, output, cost] = plan.match(/about ([\d,]+) input tokens and at most ([\d,]+) output tokens; about \$([\d.]+)/);
+  const expected = (Number(input.replaceAll(',', '')) + Number(output.replaceAll(',', ''))) * 1000 / 1e6;
+  assert.ok(Math.abs(Number(cost) - expected) <= 0.01 + expected * 0.001, `${cost} vs ${expected}`);
+  // A budget below one request's estimate: nothing is sent.
+  await page.getByTestId('judge-budget').fill('1');
+  const summary = await run(page);
+  assert.match(summary, /0 sent, 0 from cache, 5 not run; .*the budget stopped the run$/);
+  assert.equal(fake.requests.length, 0);
   assert.deepEqual(errors, []);
 });
 

@@ -129,6 +129,8 @@ pub fn default_table() -> PriceTable {
             .into(),
         models: vec![
             // OpenAI: openai.com/api/pricing. Prices change; edit the table.
+            entry("openai", "gpt-5.1", &[], 1.25, 10.0),
+            // Prices change; edit the table.
             entry("openai", "gpt-5", &["gpt-5-2025-08-07"], 1.25, 10.0),
             // Prices change; edit the table.
             entry(
@@ -139,6 +141,14 @@ pub fn default_table() -> PriceTable {
                 2.0,
             ),
             // Prices change; edit the table.
+            entry(
+                "openai",
+                "gpt-5-nano",
+                &["gpt-5-nano-2025-08-07"],
+                0.05,
+                0.4,
+            ),
+            // Prices change; edit the table.
             entry("openai", "gpt-4.1", &["gpt-4.1-2025-04-14"], 2.0, 8.0),
             // Prices change; edit the table.
             entry(
@@ -147,6 +157,14 @@ pub fn default_table() -> PriceTable {
                 &["gpt-4.1-mini-2025-04-14"],
                 0.4,
                 1.6,
+            ),
+            // Prices change; edit the table.
+            entry(
+                "openai",
+                "gpt-4.1-nano",
+                &["gpt-4.1-nano-2025-04-14"],
+                0.1,
+                0.4,
             ),
             // Prices change; edit the table.
             entry("openai", "gpt-4o", &["gpt-4o-2024-08-06"], 2.5, 10.0),
