@@ -30,15 +30,18 @@ pub enum JudgeWhat {
     Sample,
     /// The calls the current filter keeps.
     Filter,
+    /// The calls in the turns of the heatmap cell open on the Selection tab.
+    Cell,
 }
 
 impl JudgeWhat {
     /// Every choice, in the order shown.
-    pub const ALL: [JudgeWhat; 4] = [
+    pub const ALL: [JudgeWhat; 5] = [
         JudgeWhat::All,
         JudgeWhat::OnlyProblems,
         JudgeWhat::Sample,
         JudgeWhat::Filter,
+        JudgeWhat::Cell,
     ];
 
     /// The value in the form.
@@ -48,6 +51,7 @@ impl JudgeWhat {
             JudgeWhat::OnlyProblems => "only_problems",
             JudgeWhat::Sample => "sample",
             JudgeWhat::Filter => "filter",
+            JudgeWhat::Cell => "cell",
         }
     }
 
@@ -58,6 +62,7 @@ impl JudgeWhat {
             JudgeWhat::OnlyProblems => "only calls with code problems",
             JudgeWhat::Sample => "a sample",
             JudgeWhat::Filter => "the calls of the current filter",
+            JudgeWhat::Cell => "the calls of the open heatmap cell's turns",
         }
     }
 
@@ -118,8 +123,13 @@ impl Default for JudgeFormValues {
 }
 
 impl JudgeFormValues {
-    /// The run request, or what to fix (the message never contains the key).
-    pub fn to_spec(&self, filter: &Filter) -> Result<JudgeRunSpec, String> {
+    /// The run request, or what to fix (the message never contains the key). `cell_turns`:
+    /// the turns of the heatmap cell open on the Selection tab, if one is.
+    pub fn to_spec(
+        &self,
+        filter: &Filter,
+        cell_turns: Option<Vec<(String, usize)>>,
+    ) -> Result<JudgeRunSpec, String> {
         let model = self.model.trim();
         if model.is_empty() {
             return Err("name the model to ask (for example gpt-4o-mini)".into());
@@ -168,6 +178,12 @@ impl JudgeFormValues {
             },
             JudgeWhat::Filter => JudgeSelection::Filter {
                 filter: filter.clone(),
+            },
+            JudgeWhat::Cell => JudgeSelection::Turns {
+                turns: cell_turns.ok_or(
+                    "open a heatmap cell first: click a cell of the confusion matrix on the \
+                     Selection tab",
+                )?,
             },
         };
         let base_url = self.base_url.trim();
@@ -229,7 +245,7 @@ mod tests {
 
     #[test]
     fn the_form_becomes_a_browser_run_with_the_trimmed_model_and_key() {
-        let spec = values().to_spec(&Filter::default()).unwrap();
+        let spec = values().to_spec(&Filter::default(), None).unwrap();
         assert_eq!(spec.config.model, "llama3");
         assert!(spec.config.is_browser);
         assert_eq!(spec.config.base_url(), "http://127.0.0.1:9/v1");
@@ -278,7 +294,7 @@ mod tests {
             ),
         ];
         for (form, expected) in cases {
-            let error = form.to_spec(&Filter::default()).unwrap_err();
+            let error = form.to_spec(&Filter::default(), None).unwrap_err();
             assert!(error.contains(expected), "{error}");
             assert!(!error.contains("sk-test"));
         }
@@ -293,7 +309,7 @@ mod tests {
             budget_usd: "$0.50".into(),
             ..values()
         }
-        .to_spec(&Filter::default())
+        .to_spec(&Filter::default(), None)
         .unwrap();
         assert_eq!(
             sample.selection,
@@ -310,20 +326,23 @@ mod tests {
             what: JudgeWhat::Filter,
             ..values()
         }
-        .to_spec(&filter)
+        .to_spec(&filter, None)
         .unwrap();
         assert_eq!(filtered.selection, JudgeSelection::Filter { filter });
     }
 
     #[test]
     fn prices_typed_replace_the_built_in_ones_and_must_come_in_pairs() {
-        assert_eq!(values().to_spec(&Filter::default()).unwrap().price, None);
+        assert_eq!(
+            values().to_spec(&Filter::default(), None).unwrap().price,
+            None
+        );
         let priced = JudgeFormValues {
             price_input: "0.2".into(),
             price_output: "$0.8".into(),
             ..values()
         }
-        .to_spec(&Filter::default())
+        .to_spec(&Filter::default(), None)
         .unwrap();
         assert_eq!(
             priced.price,
@@ -342,7 +361,7 @@ mod tests {
                 price_output: output.into(),
                 ..values()
             }
-            .to_spec(&Filter::default())
+            .to_spec(&Filter::default(), None)
             .unwrap_err();
             assert!(error.contains(expected), "{error}");
         }
@@ -355,8 +374,23 @@ mod tests {
     }
 
     #[test]
+    fn the_open_cell_becomes_its_turns_or_says_to_open_one() {
+        let cell = JudgeFormValues {
+            what: JudgeWhat::Cell,
+            ..values()
+        };
+        let error = cell.to_spec(&Filter::default(), None).unwrap_err();
+        assert!(error.starts_with("open a heatmap cell first"), "{error}");
+        let turns = vec![("s1".to_string(), 0), ("s2".to_string(), 3)];
+        let spec = cell
+            .to_spec(&Filter::default(), Some(turns.clone()))
+            .unwrap();
+        assert_eq!(spec.selection, JudgeSelection::Turns { turns });
+    }
+
+    #[test]
     fn the_key_never_shows_in_the_requests_debug() {
-        let spec = values().to_spec(&Filter::default()).unwrap();
+        let spec = values().to_spec(&Filter::default(), None).unwrap();
         assert!(!format!("{spec:?}").contains("sk-test"));
     }
 }

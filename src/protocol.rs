@@ -100,6 +100,8 @@ pub enum JudgeSelection {
     Chosen { selection: Selection },
     /// The calls of the sessions `filter` keeps (of its tool, when it names one).
     Filter { filter: Filter },
+    /// The calls made in these turns (session id, 0-based turn): a heatmap cell's.
+    Turns { turns: Vec<(String, usize)> },
 }
 
 /// An API key: its `Debug` never shows it, so no log or panic message can carry it.

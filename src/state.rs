@@ -17,6 +17,7 @@ use toolscope_core::judge::cost::RunEstimate;
 use crate::judge_form::JudgeFormValues;
 use crate::protocol::{FileSpec, HostedFile, Reply, Request, RoleUsed, Step};
 use crate::route::Route;
+use toolscope_charts::HEATMAP_TOOLS;
 
 /// The job number of sharing requests (packing, sealing): their replies go to the share dialog
 /// and their progress never replaces the report's status.
@@ -462,7 +463,11 @@ impl AppState {
             return;
         }
         let filter = self.route.with_untracked(|route| route.filter.clone());
-        let spec = match self.judge_form.with_untracked(|form| form.to_spec(&filter)) {
+        let cell_turns = self.cell_turns();
+        let spec = match self
+            .judge_form
+            .with_untracked(|form| form.to_spec(&filter, cell_turns))
+        {
             Ok(spec) => spec,
             Err(error) => {
                 self.judge.update(|judge| judge.error = Some(error));
@@ -481,6 +486,23 @@ impl AppState {
             },
             &[],
         );
+    }
+
+    /// The turns of the heatmap cell open on the Selection tab (under the current filter), as
+    /// the cell lists them; None when no cell is open.
+    pub fn cell_turns(&self) -> Option<Vec<(String, usize)>> {
+        let (expected, actual) = self.route.with_untracked(|route| route.cell.clone())?;
+        self.view.with_untracked(|report| {
+            let selection = report.as_ref()?.selection.as_ref()?;
+            let shown = selection.confusion.top(HEATMAP_TOOLS);
+            Some(
+                shown
+                    .cell_turns(&selection.outcomes, &expected, &actual)
+                    .into_iter()
+                    .map(|outcome| (outcome.session_id.clone(), outcome.turn))
+                    .collect(),
+            )
+        })
     }
 
     /// Stops the judge run: nothing more is sent.

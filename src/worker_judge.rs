@@ -114,6 +114,7 @@ pub fn start(
     let selection = match &spec.selection {
         JudgeSelection::Chosen { selection } => selection.clone(),
         JudgeSelection::Filter { filter } => Selection::Calls(analysis.calls_kept_by(filter)),
+        JudgeSelection::Turns { turns } => Selection::Calls(analysis.calls_in_turns(turns)),
     };
     let calls = CACHE.with(|cache| {
         plan_calls(

@@ -230,6 +230,14 @@ fn JudgeRunControls() -> impl IntoView {
                             .collect_view()}
                     </select>
                 </label>
+                <Show when=move || form.with(|form| form.what == JudgeWhat::Cell)>
+                    <p class="hint" data-testid="judge-cell-chosen">
+                        {move || match state.route.with(|route| route.cell.clone()) {
+                            Some((expected, actual)) => format!("The open cell: expected {expected}, called {actual}."),
+                            None => "No cell is open: click one on the Selection tab's confusion matrix.".to_string(),
+                        }}
+                    </p>
+                </Show>
                 <Show when=move || form.with(|form| form.what == JudgeWhat::Sample)>
                     {text_input("Sample size", "judge-sample-n", |form| form.sample_n.clone(), |form, value| form.sample_n = value)}
                     {text_input("Seed", "judge-seed", |form| form.seed.clone(), |form, value| form.seed = value)}

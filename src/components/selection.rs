@@ -12,7 +12,8 @@ use super::charts::{ConfusionChart, PrecisionRecallChart};
 use super::table::{header, session_cell};
 use crate::download::save;
 use crate::format::{count_of, decimal, percent};
-use crate::route::Scale;
+use crate::judge_form::JudgeWhat;
+use crate::route::{Scale, View};
 use crate::state::AppState;
 
 /// The selection view.
@@ -156,14 +157,15 @@ fn CellTurns(outcomes: Vec<TurnOutcome>, shown: Confusion) -> impl IntoView {
     let state = expect_context::<AppState>();
     move || {
         let (expected, actual) = state.route.with(|route| route.cell.clone())?;
-        let turns: Vec<TurnOutcome> = outcomes
-            .iter()
-            .filter(|outcome| {
-                shown.covers(&expected, &outcome.counted_as)
-                    && shown.covers(&actual, &outcome.actual_tool)
-            })
+        let turns: Vec<TurnOutcome> = shown
+            .cell_turns(&outcomes, &expected, &actual)
+            .into_iter()
             .cloned()
             .collect();
+        let judge_cell = move |_| {
+            state.judge_form.update(|form| form.what = JudgeWhat::Cell);
+            state.route.update(|route| route.view = View::Judge);
+        };
         Some(view! {
             <div class="cell-turns" data-testid="cell-turns">
                 <div class="toolbar">
@@ -174,6 +176,9 @@ fn CellTurns(outcomes: Vec<TurnOutcome>, shown: Confusion) -> impl IntoView {
                             if turns.len() == 1 { "" } else { "s" },
                         )}
                     </h3>
+                    <button class="button small" data-testid="judge-cell" on:click=judge_cell>
+                        "Judge these turns' calls…"
+                    </button>
                     <button
                         class="button small"
                         data-testid="close-cell"

@@ -197,6 +197,32 @@ test('the calls of the current filter are the ones judged', async () => {
   assert.deepEqual(errors, []);
 });
 
+test('a heatmap cell\'s turns are judged from the cell: only the calls made in them', async () => {
+  reset();
+  const page = await open(browser, server.url, errors);
+  await loadFiles(page, [...FILES, join(SEED, 'selection_labels.jsonl')]);
+  await page.getByTestId('tab-selection').click();
+  await page.locator('summary', { hasText: 'Cells as a list' }).click();
+  await page.locator('[data-testid="cell"][data-expected="none"][data-actual="search_docs"]').click();
+  const turns = await page.getByTestId('cell-turn').count();
+  await page.getByTestId('judge-cell').click();
+  assert.equal(await page.getByTestId('tab-judge').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.getByTestId('judge-what').inputValue(), 'cell');
+  assert.equal(await page.getByTestId('judge-cell-chosen').innerText(), 'The open cell: expected none, called search_docs.');
+  await page.getByTestId('judge-provider').selectOption('openai_compatible');
+  await page.getByTestId('judge-model').fill('cell-model');
+  await page.getByTestId('judge-base-url').fill(`${fake.origin}/v1`);
+  const summary = await run(page);
+  // The seed's one turn labelled none that called search_docs: turn-3, one call.
+  assert.equal(turns, 1);
+  assert.match(summary, /^judged 1 calls?: 1 sent/);
+  assert.equal(fake.requests.length, 1);
+  assert.match(JSON.parse(fake.requests[0].body).messages.at(-1).content, /THE CALL TO JUDGE: event \d+, search_docs /);
+  const sessions = await page.locator('[data-testid="judge-verdict"] [data-testid="call-link"]').allInnerTexts();
+  assert.deepEqual([...new Set(sessions)], ['turn-3 · call 1']);
+  assert.deepEqual(errors, []);
+});
+
 test('a rate limit is waited out and a refusal is an unscored verdict', async () => {
   reset();
   let first;

@@ -16,6 +16,8 @@
 //! assert_eq!(analysis.session("a").map(|s| s.events.len()), Some(1));
 //! ```
 
+use std::collections::{HashMap, HashSet};
+
 use serde::{Deserialize, Serialize};
 
 use crate::analyze::{run, Parts};
@@ -29,7 +31,7 @@ use crate::judge::Verdict;
 use crate::metrics::outcome::TurnOutcome;
 use crate::metrics::selection::summarize;
 use crate::metrics::task_actions::{summarize_tasks, TaskOutcome};
-use crate::model::{Session, ToolDef};
+use crate::model::{event_positions, Event, Session, ToolDef};
 use crate::report::{summarize_checks, Report};
 
 /// What the engine is doing, for a progress bar.
@@ -267,6 +269,36 @@ impl Analysis {
             .collect()
     }
 
+    /// The calls made in the given turns (session id, 0-based turn), in session order: what
+    /// judging a heatmap cell's turns means. A turn with no call adds nothing.
+    pub fn calls_in_turns(&self, turns: &[(String, usize)]) -> Vec<CallRef> {
+        let mut wanted: HashMap<&str, HashSet<usize>> = HashMap::new();
+        for (session_id, turn) in turns {
+            wanted.entry(session_id.as_str()).or_default().insert(*turn);
+        }
+        self.parts
+            .sessions
+            .iter()
+            .filter_map(|session| Some((session, wanted.get(session.session_id.as_str())?)))
+            .flat_map(|(session, turns)| {
+                session
+                    .events
+                    .iter()
+                    .zip(event_positions(session))
+                    .filter_map(move |(event, (turn, step))| match (event, step) {
+                        (Event::ToolUse(call), Some(step)) if turns.contains(&turn) => {
+                            Some(CallRef {
+                                session_id: session.session_id.clone(),
+                                step,
+                                tool: call.name.clone(),
+                            })
+                        }
+                        _ => None,
+                    })
+            })
+            .collect()
+    }
+
     /// One session's events, by id (as the report names it, `#2` suffixes included).
     pub fn session(&self, session_id: &str) -> Option<&Session> {
         self.parts
@@ -472,5 +504,35 @@ mod calls_kept_tests {
             ..Filter::default()
         });
         assert_eq!(by_agent, [("b".to_string(), 1)]);
+    }
+
+    #[test]
+    fn the_calls_of_chosen_turns_are_those_after_each_turns_user_message() {
+        let sessions = br#"{"session_id": "t", "events": [{"type": "user", "content": "one"}, {"type": "tool_use", "name": "search", "args": {}}, {"type": "user", "content": "two"}, {"type": "assistant", "content": "no call"}, {"type": "user", "content": "three"}, {"type": "tool_use", "name": "lookup", "args": {}}, {"type": "tool_use", "name": "refund", "args": {}}]}
+{"session_id": "u", "events": [{"type": "user", "content": "one"}, {"type": "tool_use", "name": "search", "args": {}}]}
+"#;
+        let analysis = Analysis::new(
+            &[InputFile::new("s.jsonl", sessions, Role::Traces)],
+            &Options::default(),
+            &mut |_| {},
+        );
+        let calls: Vec<(String, usize, String)> = analysis
+            .calls_in_turns(&[
+                ("t".into(), 2),
+                ("t".into(), 1),
+                ("u".into(), 0),
+                ("missing".into(), 0),
+            ])
+            .into_iter()
+            .map(|call| (call.session_id, call.step, call.tool))
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                ("t".to_string(), 2, "lookup".to_string()),
+                ("t".to_string(), 3, "refund".to_string()),
+                ("u".to_string(), 1, "search".to_string()),
+            ]
+        );
     }
 }

@@ -173,6 +173,23 @@ impl Confusion {
         matrix
     }
 
+    /// The turns behind the cell (`expected` row, `actual` column) of this matrix, grouped
+    /// labels included: what a heatmap cell lists, and what "judge this cell" judges.
+    pub fn cell_turns<'a>(
+        &self,
+        outcomes: &'a [TurnOutcome],
+        expected: &str,
+        actual: &str,
+    ) -> Vec<&'a TurnOutcome> {
+        outcomes
+            .iter()
+            .filter(|outcome| {
+                self.covers(expected, &outcome.counted_as)
+                    && self.covers(actual, &outcome.actual_tool)
+            })
+            .collect()
+    }
+
     /// Whether a turn whose tool is `name` counts under the row or column `label`: the label
     /// itself, or the label standing for the tools [`Confusion::top`] grouped when `name` is one.
     pub fn covers(&self, label: &str, name: &str) -> bool {
