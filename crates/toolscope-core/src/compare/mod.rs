@@ -4,4 +4,6 @@
 //! difference; ratios such as F1 a paired bootstrap over sessions, seeded; and many tools at once
 //! Holm's step-down correction. docs/compare.md says what each assumes, in plain words.
 
+pub mod diff;
+pub mod observe;
 pub mod stats;

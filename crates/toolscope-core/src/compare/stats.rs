@@ -73,7 +73,8 @@ pub fn holm(p_values: &[f64]) -> Vec<f64> {
 /// case (a session's F1 contribution, say), resampled with replacement `resamples` times with a
 /// ChaCha8 generator seeded by `seed` (the seed goes in the output, so a result can be
 /// reproduced); the statistic is `statistic(current) - statistic(baseline)` over each resample.
-/// Returns the 2.5th and 97.5th percentiles, or None with no cases or no resamples.
+/// Returns the 2.5th and 97.5th percentiles (of the resamples where the statistic is defined:
+/// NaN ones are left out), or None with no cases, no resamples or no defined value.
 pub fn paired_bootstrap<T>(
     cases: &[T],
     resamples: usize,
@@ -93,8 +94,50 @@ pub fn paired_bootstrap<T>(
         }
         values.push(statistic(&sample));
     }
+    interval_of(values)
+}
+
+/// The percentile interval of bootstrap values, leaving out resamples where the statistic is
+/// undefined (NaN: a ratio with nothing under it in that resample); None when none is defined.
+fn interval_of(mut values: Vec<f64>) -> Option<[f64; 2]> {
+    values.retain(|value| value.is_finite());
+    if values.is_empty() {
+        return None;
+    }
     values.sort_by(f64::total_cmp);
     Some([percentile(&values, 0.025), percentile(&values, 0.975)])
+}
+
+/// A percentile bootstrap of a difference between two independent runs: each resample draws
+/// `before.len()` cases from `before` and `after.len()` from `after`, with replacement, from one
+/// ChaCha8 generator seeded by `seed` (before's draws first); the statistic is given both
+/// resamples. Resamples where it is NaN are left out. None with an empty side or no resamples.
+pub fn unpaired_bootstrap<T>(
+    before: &[T],
+    after: &[T],
+    resamples: usize,
+    seed: u64,
+    statistic: impl Fn(&[&T], &[&T]) -> f64,
+) -> Option<[f64; 2]> {
+    if before.is_empty() || after.is_empty() || resamples == 0 {
+        return None;
+    }
+    let mut generator = ChaCha8Rng::seed_from_u64(seed);
+    let mut first: Vec<&T> = Vec::with_capacity(before.len());
+    let mut second: Vec<&T> = Vec::with_capacity(after.len());
+    let mut values: Vec<f64> = Vec::with_capacity(resamples);
+    for _ in 0..resamples {
+        first.clear();
+        second.clear();
+        for _ in 0..before.len() {
+            first.push(&before[uniform_below(&mut generator, before.len())]);
+        }
+        for _ in 0..after.len() {
+            second.push(&after[uniform_below(&mut generator, after.len())]);
+        }
+        values.push(statistic(&first, &second));
+    }
+    interval_of(values)
 }
 
 /// An index in `0..bound`, without modulo bias (rejection sampling on 64 bits).

@@ -1,0 +1,648 @@
+//! Two runs compared metric by metric: each metric's value in both (over all of each run's
+//! cases, so it is the report's own figure), the difference, a 95 % interval for it, a test, and
+//! a verdict that says whether the change is real.
+//!
+//! Runs are paired by session id, and yes/no outcomes by case within a session (`turn 2`,
+//! `call 3`, `task`): see [`super::observe`].
+//!
+//! - **Paired** (some sessions in both runs): the interval is a paired bootstrap over the
+//!   sessions in both runs (seeded; the seed is in the output). A metric of yes/no cases is
+//!   tested with the exact McNemar test on the cases in both runs; a ratio (precision, F1,
+//!   error rates, actions matched) is called changed when its interval excludes 0. Per-tool
+//!   recall p-values are Holm-adjusted across tools.
+//! - **Unpaired** (no session in both runs): yes/no metrics get Newcombe's interval and the
+//!   two-proportion z-test on all cases; ratios an unpaired bootstrap (each run's sessions
+//!   resampled on their own).
+//! - **Too few cases**: fewer than `min_cases` paired cases (or, unpaired, cases in either run);
+//!   no verdict then, whatever the numbers say.
+//!
+//! Cases only in one run are counted apart, never as passes. The cases that got worse and better
+//! are listed, each with its session.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::observe::{higher_is_better, observations, Observation};
+use super::stats::{
+    holm, mcnemar_exact, newcombe_difference, paired_bootstrap, two_proportion_z,
+    unpaired_bootstrap as unpaired_bootstrap_of,
+};
+use crate::report::Report;
+
+/// How to compare.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DiffOptions {
+    /// The bootstrap generator's seed.
+    pub seed: u64,
+    /// Bootstrap resamples.
+    pub resamples: usize,
+    /// Fewest cases for a verdict.
+    pub min_cases: u64,
+    /// The significance level.
+    pub alpha: f64,
+}
+
+impl Default for DiffOptions {
+    fn default() -> DiffOptions {
+        DiffOptions {
+            seed: 0,
+            resamples: 2_000,
+            min_cases: 20,
+            alpha: 0.05,
+        }
+    }
+}
+
+/// Whether a change is real, and which way it goes for the user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Significantly worse.
+    Worse,
+    /// Significantly better.
+    Better,
+    /// No significant change.
+    NoSignificantChange,
+    /// Too few cases to say.
+    TooFewCases,
+    /// Only one run has the metric.
+    NotInBoth,
+}
+
+impl Verdict {
+    /// The verdict as the output spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Worse => "worse",
+            Verdict::Better => "better",
+            Verdict::NoSignificantChange => "no significant change",
+            Verdict::TooFewCases => "too few cases",
+            Verdict::NotInBoth => "not in both runs",
+        }
+    }
+}
+
+/// One metric in both runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricDiff {
+    /// The metric, as a gate names it (`selection.tool_accuracy`, `per_tool.T.recall`, …).
+    pub metric: String,
+    /// Whether higher is better.
+    pub higher_is_better: bool,
+    /// The baseline's value and its numerator and denominator; None when it lacks the metric.
+    pub base: Option<Value>,
+    /// The current run's.
+    pub current: Option<Value>,
+    /// current − base.
+    pub difference: Option<f64>,
+    /// Its 95 % interval.
+    pub interval: Option<[f64; 2]>,
+    /// `mcnemar`, `bootstrap`, `two_proportion` or `none`.
+    pub test: String,
+    /// The test's p-value (McNemar, two-proportion), when it gives one.
+    pub p_value: Option<f64>,
+    /// The p-value after Holm's correction across tools (per-tool recall only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_adjusted: Option<f64>,
+    /// Whether the runs were paired on this metric.
+    pub is_paired: bool,
+    /// Cases (or, for ratios, sessions) in both runs.
+    pub paired: u64,
+    /// Paired yes/no cases that went the wrong way, and the right way.
+    pub worse_cases: u64,
+    /// …
+    pub better_cases: u64,
+    /// Cases only in the baseline, and only in the current run: counted apart.
+    pub only_in_base: u64,
+    /// …
+    pub only_in_current: u64,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+/// A metric's value in one run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Value {
+    /// num / den, None with den 0.
+    pub value: Option<f64>,
+    /// Σnum.
+    pub num: u64,
+    /// Σden.
+    pub den: u64,
+}
+
+/// A case that changed between the runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaseChange {
+    /// The metric whose case it is.
+    pub metric: String,
+    /// The session.
+    pub session_id: String,
+    /// The case in it.
+    pub case: String,
+}
+
+/// The comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Diff {
+    /// How it was made.
+    pub options: DiffOptions,
+    /// Sessions in the baseline, in the current run, in both.
+    pub sessions: SessionCounts,
+    /// Every metric in either run, in name order.
+    pub metrics: Vec<MetricDiff>,
+    /// Paired cases that got worse, per metric, in session order.
+    pub regressed: Vec<CaseChange>,
+    /// Paired cases that got better.
+    pub improved: Vec<CaseChange>,
+    /// Sessions only in the baseline, and only in the current run (ids, sorted).
+    pub only_in_base: Vec<String>,
+    /// …
+    pub only_in_current: Vec<String>,
+}
+
+/// How many sessions each run has and shares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionCounts {
+    /// In the baseline.
+    pub base: u64,
+    /// In the current run.
+    pub current: u64,
+    /// In both.
+    pub both: u64,
+}
+
+/// One run's observations of one metric, by session and by case.
+#[derive(Default)]
+struct Side<'a> {
+    num: u64,
+    den: u64,
+    by_session: BTreeMap<&'a str, (u64, u64)>,
+    cases: BTreeMap<(&'a str, &'a str), bool>,
+    has_cases: bool,
+}
+
+impl<'a> Side<'a> {
+    fn add(&mut self, observation: &'a Observation) {
+        self.num += observation.num;
+        self.den += observation.den;
+        let entry = self
+            .by_session
+            .entry(observation.session_id.as_str())
+            .or_default();
+        entry.0 += observation.num;
+        entry.1 += observation.den;
+        if let Some(case) = &observation.case {
+            self.has_cases = true;
+            self.cases.insert(
+                (observation.session_id.as_str(), case.as_str()),
+                observation.num > 0,
+            );
+        }
+    }
+
+    fn value(&self) -> Value {
+        Value {
+            value: ratio(self.num, self.den),
+            num: self.num,
+            den: self.den,
+        }
+    }
+}
+
+fn ratio(num: u64, den: u64) -> Option<f64> {
+    (den > 0).then(|| num as f64 / den as f64)
+}
+
+fn group(observations: &[Observation]) -> BTreeMap<&str, Side<'_>> {
+    let mut sides: BTreeMap<&str, Side> = BTreeMap::new();
+    for observation in observations {
+        sides
+            .entry(observation.metric.as_str())
+            .or_default()
+            .add(observation);
+    }
+    sides
+}
+
+/// Compares `current` against `base`.
+pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
+    let (base_observed, current_observed) = (observations(base), observations(current));
+    let (base_sides, current_sides) = (group(&base_observed), group(&current_observed));
+    let base_ids: BTreeSet<&str> = base
+        .sessions
+        .iter()
+        .map(|s| s.session_id.as_str())
+        .collect();
+    let current_ids: BTreeSet<&str> = current
+        .sessions
+        .iter()
+        .map(|s| s.session_id.as_str())
+        .collect();
+    let names: BTreeSet<&str> = base_sides
+        .keys()
+        .chain(current_sides.keys())
+        .copied()
+        .collect();
+    let mut metrics = Vec::new();
+    let mut regressed = Vec::new();
+    let mut improved = Vec::new();
+    let empty = Side::default();
+    for name in names {
+        let (before, after) = (
+            base_sides.get(name).unwrap_or(&empty),
+            current_sides.get(name).unwrap_or(&empty),
+        );
+        let (row, changes) = compare_metric(name, before, after, options);
+        if let Some((worse, better)) = changes {
+            regressed.extend(worse);
+            improved.extend(better);
+        }
+        metrics.push(row);
+    }
+    adjust_recalls(&mut metrics, options.alpha);
+    let order = |change: &CaseChange| (change.session_id.clone(), change.case.clone());
+    regressed.sort_by_key(order);
+    improved.sort_by_key(order);
+    Diff {
+        options: options.clone(),
+        sessions: SessionCounts {
+            base: base_ids.len() as u64,
+            current: current_ids.len() as u64,
+            both: base_ids.intersection(&current_ids).count() as u64,
+        },
+        metrics,
+        regressed,
+        improved,
+        only_in_base: base_ids
+            .difference(&current_ids)
+            .map(|id| id.to_string())
+            .collect(),
+        only_in_current: current_ids
+            .difference(&base_ids)
+            .map(|id| id.to_string())
+            .collect(),
+    }
+}
+
+type Changes = (Vec<CaseChange>, Vec<CaseChange>);
+
+/// One session's (Σnum, Σden) in the baseline and in the current run.
+type SessionPair = ((u64, u64), (u64, u64));
+
+fn compare_metric(
+    name: &str,
+    before: &Side,
+    after: &Side,
+    options: &DiffOptions,
+) -> (MetricDiff, Option<Changes>) {
+    let higher = higher_is_better(name);
+    let (base, current) = (
+        (before.den > 0).then(|| before.value()),
+        (after.den > 0).then(|| after.value()),
+    );
+    let difference = match (base, current) {
+        (Some(base), Some(current)) => current.value.zip(base.value).map(|(c, b)| c - b),
+        _ => None,
+    };
+    let mut row = MetricDiff {
+        metric: name.to_string(),
+        higher_is_better: higher,
+        base,
+        current,
+        difference,
+        interval: None,
+        test: "none".into(),
+        p_value: None,
+        p_adjusted: None,
+        is_paired: false,
+        paired: 0,
+        worse_cases: 0,
+        better_cases: 0,
+        only_in_base: 0,
+        only_in_current: 0,
+        verdict: Verdict::NotInBoth,
+    };
+    if base.is_none() || current.is_none() {
+        return (row, None);
+    }
+    let paired_sessions: Vec<SessionPair> = before
+        .by_session
+        .iter()
+        .filter_map(|(id, b)| after.by_session.get(id).map(|a| (*b, *a)))
+        .collect();
+    row.is_paired = !paired_sessions.is_empty();
+    let is_case_metric = before.has_cases && after.has_cases;
+    let mut changes = None;
+    if is_case_metric {
+        row.only_in_base = before
+            .cases
+            .keys()
+            .filter(|key| !after.cases.contains_key(*key))
+            .count() as u64;
+        row.only_in_current = after
+            .cases
+            .keys()
+            .filter(|key| !before.cases.contains_key(*key))
+            .count() as u64;
+    }
+    if row.is_paired {
+        let interval = paired_bootstrap(
+            &paired_sessions,
+            options.resamples,
+            options.seed,
+            |sample| {
+                let sum = |pick: fn(&SessionPair) -> (u64, u64)| {
+                    sample.iter().fold((0, 0), |(n, d), pair| {
+                        let (num, den) = pick(pair);
+                        (n + num, d + den)
+                    })
+                };
+                let (b, a) = (sum(|pair| pair.0), sum(|pair| pair.1));
+                match (ratio(a.0, a.1), ratio(b.0, b.1)) {
+                    (Some(a), Some(b)) => a - b,
+                    _ => f64::NAN,
+                }
+            },
+        );
+        row.interval = interval;
+        if is_case_metric {
+            let mut worse = Vec::new();
+            let mut better = Vec::new();
+            for (key, &was) in &before.cases {
+                let Some(&now) = after.cases.get(key) else {
+                    continue;
+                };
+                row.paired += 1;
+                // A case "holds" the metric's numerator; it got worse when it moved against
+                // the metric's good direction.
+                let change = || CaseChange {
+                    metric: name.to_string(),
+                    session_id: key.0.to_string(),
+                    case: key.1.to_string(),
+                };
+                match (was, now) {
+                    (true, false) if higher => worse.push(change()),
+                    (false, true) if !higher => worse.push(change()),
+                    (true, false) | (false, true) => better.push(change()),
+                    _ => {}
+                }
+            }
+            row.worse_cases = worse.len() as u64;
+            row.better_cases = better.len() as u64;
+            row.test = "mcnemar".into();
+            row.p_value = Some(mcnemar_exact(row.worse_cases, row.better_cases));
+            changes = Some((worse, better));
+        } else {
+            row.paired = paired_sessions.len() as u64;
+            row.test = "bootstrap".into();
+        }
+    } else if is_case_metric {
+        let (b, a) = (before.value(), after.value());
+        row.interval = newcombe_difference(b.num, b.den, a.num, a.den);
+        row.test = "two_proportion".into();
+        row.p_value = two_proportion_z(b.num, b.den, a.num, a.den).map(|(_, p)| p);
+    } else {
+        row.interval = unpaired_bootstrap(before, after, options);
+        row.test = "bootstrap".into();
+    }
+    // What the verdict rests on: paired cases; for ratios, the smaller of the two runs'
+    // denominators over the sessions in both (or over all sessions, unpaired).
+    let cases = match (row.is_paired, row.test.as_str()) {
+        (true, "mcnemar") => row.paired,
+        (true, _) => {
+            let (b, a) = paired_sessions
+                .iter()
+                .fold((0, 0), |(b, a), (before, after)| {
+                    (b + before.1, a + after.1)
+                });
+            b.min(a)
+        }
+        (false, _) => before.den.min(after.den),
+    };
+    row.verdict = verdict(&row, cases, options);
+    (row, changes)
+}
+
+fn verdict(row: &MetricDiff, cases: u64, options: &DiffOptions) -> Verdict {
+    if cases < options.min_cases {
+        return Verdict::TooFewCases;
+    }
+    let is_significant = match (row.p_adjusted.or(row.p_value), row.interval) {
+        (Some(p), _) => p < options.alpha,
+        (None, Some([low, high])) => low > 0.0 || high < 0.0,
+        (None, None) => return Verdict::TooFewCases,
+    };
+    let Some(difference) = row.difference else {
+        return Verdict::NoSignificantChange;
+    };
+    if !is_significant || difference == 0.0 {
+        return Verdict::NoSignificantChange;
+    }
+    if (difference > 0.0) == row.higher_is_better {
+        Verdict::Better
+    } else {
+        Verdict::Worse
+    }
+}
+
+/// Holm's correction across tools of the per-tool recall p-values, and the verdicts again.
+fn adjust_recalls(metrics: &mut [MetricDiff], alpha: f64) {
+    let family: Vec<usize> = metrics
+        .iter()
+        .enumerate()
+        .filter(|(_, row)| row.metric.starts_with("per_tool.") && row.metric.ends_with(".recall"))
+        .filter(|(_, row)| row.p_value.is_some())
+        .map(|(index, _)| index)
+        .collect();
+    let p_values: Vec<f64> = family
+        .iter()
+        .filter_map(|&index| metrics[index].p_value)
+        .collect();
+    for (&index, adjusted) in family.iter().zip(holm(&p_values)) {
+        let row = &mut metrics[index];
+        row.p_adjusted = Some(adjusted);
+        if matches!(row.verdict, Verdict::Better | Verdict::Worse) && adjusted >= alpha {
+            row.verdict = Verdict::NoSignificantChange;
+        }
+    }
+}
+
+/// A percentile bootstrap of the difference with each run's sessions resampled on their own.
+fn unpaired_bootstrap(before: &Side, after: &Side, options: &DiffOptions) -> Option<[f64; 2]> {
+    let before: Vec<(u64, u64)> = before.by_session.values().copied().collect();
+    let after: Vec<(u64, u64)> = after.by_session.values().copied().collect();
+    let sum = |sample: &[&(u64, u64)]| {
+        sample
+            .iter()
+            .fold((0, 0), |(n, d), (num, den)| (n + num, d + den))
+    };
+    unpaired_bootstrap_of(&before, &after, options.resamples, options.seed, |b, a| {
+        let (b, a) = (sum(b), sum(a));
+        match (ratio(a.0, a.1), ratio(b.0, b.1)) {
+            (Some(a), Some(b)) => a - b,
+            _ => f64::NAN,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Analysis, InputFile, Options, Role};
+
+    /// `n` sessions `{prefix}{i}`, each one turn calling lookup_order or search_docs (the `wrong`
+    /// first ones call search_docs), labelled lookup_order.
+    fn report(prefix: &str, n: usize, wrong: usize) -> Report {
+        let mut sessions = String::new();
+        let mut labels = String::new();
+        for i in 0..n {
+            let tool = if i < wrong {
+                "search_docs"
+            } else {
+                "lookup_order"
+            };
+            sessions.push_str(&format!(
+                r#"{{"session_id": "{prefix}{i}", "events": [{{"type": "user", "content": "where is 7Q{i}"}}, {{"type": "tool_use", "name": "{tool}", "args": {{"q": "7Q{i}"}}}}, {{"type": "tool_result", "status": "ok", "content": "ok"}}]}}"#
+            ));
+            sessions.push('\n');
+            labels.push_str(&format!(
+                r#"{{"session_id": "{prefix}{i}", "turn": 0, "expected_tool": "lookup_order"}}"#
+            ));
+            labels.push('\n');
+        }
+        Analysis::new(
+            &[
+                InputFile::new("s.jsonl", sessions.as_bytes(), Role::Traces),
+                InputFile::new("l.jsonl", labels.as_bytes(), Role::Labels),
+            ],
+            &Options::default(),
+            &mut |_| {},
+        )
+        .report()
+        .clone()
+    }
+
+    fn metric<'a>(diff: &'a Diff, name: &str) -> &'a MetricDiff {
+        diff.metrics
+            .iter()
+            .find(|row| row.metric == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+    }
+
+    #[test]
+    fn a_paired_drop_in_accuracy_is_worse_with_its_turns_listed() {
+        let (base, current) = (report("s", 40, 0), report("s", 40, 15));
+        let diff = diff(&base, &current, &DiffOptions::default());
+        assert_eq!(
+            diff.sessions,
+            SessionCounts {
+                base: 40,
+                current: 40,
+                both: 40
+            }
+        );
+        let accuracy = metric(&diff, "selection.tool_accuracy");
+        assert_eq!(
+            accuracy.base.unwrap().value,
+            base.selection.as_ref().unwrap().tool_accuracy.rate
+        );
+        assert_eq!(accuracy.current.unwrap().value, Some(25.0 / 40.0));
+        assert_eq!(accuracy.difference, Some(25.0 / 40.0 - 1.0));
+        assert_eq!((accuracy.test.as_str(), accuracy.paired), ("mcnemar", 40));
+        assert_eq!((accuracy.worse_cases, accuracy.better_cases), (15, 0));
+        assert_eq!(accuracy.p_value, Some(mcnemar_exact(15, 0)));
+        assert_eq!(accuracy.verdict, Verdict::Worse);
+        let [low, high] = accuracy.interval.unwrap();
+        assert!(
+            low < -0.2 && high < 0.0 && low <= accuracy.difference.unwrap(),
+            "{low} {high}"
+        );
+        let turns: Vec<&str> = diff
+            .regressed
+            .iter()
+            .filter(|change| change.metric == "selection.tool_accuracy")
+            .map(|change| change.session_id.as_str())
+            .collect();
+        assert_eq!(turns.len(), 15);
+        assert!(turns.contains(&"s0") && !turns.contains(&"s20"));
+        assert!(diff.improved.is_empty());
+        // search_docs was never expected: its precision has no paired denominator in the base.
+        assert_eq!(
+            metric(&diff, "per_tool.search_docs.precision").verdict,
+            Verdict::NotInBoth
+        );
+        // Recall of lookup_order fell on the same turns: worse after Holm (one tool, same p).
+        let recall = metric(&diff, "per_tool.lookup_order.recall");
+        assert_eq!(recall.p_adjusted, recall.p_value);
+        assert_eq!(recall.verdict, Verdict::Worse);
+        // Nothing else changed.
+        assert_eq!(
+            metric(&diff, "problems.rate").verdict,
+            Verdict::NoSignificantChange
+        );
+    }
+
+    #[test]
+    fn the_same_run_twice_is_no_change_and_the_seed_makes_it_reproducible() {
+        let base = report("s", 30, 5);
+        let options = DiffOptions {
+            seed: 7,
+            ..DiffOptions::default()
+        };
+        let first = diff(&base, &base, &options);
+        assert!(first.metrics.iter().all(|row| matches!(
+            row.verdict,
+            Verdict::NoSignificantChange | Verdict::TooFewCases
+        )));
+        assert_eq!(first, diff(&base, &base, &options));
+        assert_eq!(
+            metric(&first, "selection.tool_accuracy").interval,
+            Some([0.0, 0.0])
+        );
+    }
+
+    #[test]
+    fn few_cases_give_no_verdict() {
+        let diff = diff(
+            &report("s", 10, 0),
+            &report("s", 10, 10),
+            &DiffOptions::default(),
+        );
+        let accuracy = metric(&diff, "selection.tool_accuracy");
+        assert_eq!(
+            (accuracy.worse_cases, accuracy.verdict),
+            (10, Verdict::TooFewCases)
+        );
+    }
+
+    #[test]
+    fn runs_without_shared_sessions_are_compared_unpaired() {
+        let diff = diff(
+            &report("a", 60, 0),
+            &report("b", 60, 30),
+            &DiffOptions::default(),
+        );
+        assert_eq!(diff.sessions.both, 0);
+        assert_eq!(diff.only_in_base.len(), 60);
+        let accuracy = metric(&diff, "selection.tool_accuracy");
+        assert!(!accuracy.is_paired);
+        assert_eq!(accuracy.test, "two_proportion");
+        assert_eq!((accuracy.only_in_base, accuracy.only_in_current), (60, 60));
+        assert_eq!(
+            accuracy.p_value,
+            two_proportion_z(60, 60, 30, 60).map(|(_, p)| p)
+        );
+        assert_eq!(accuracy.interval, newcombe_difference(60, 60, 30, 60));
+        assert_eq!(accuracy.verdict, Verdict::Worse);
+        assert!(
+            diff.regressed.is_empty(),
+            "unpaired cases are not listed as changes"
+        );
+        let f1 = metric(&diff, "per_tool.lookup_order.f1");
+        assert_eq!(f1.test, "bootstrap");
+        assert!(f1.interval.unwrap()[1] < 0.0);
+        assert_eq!(f1.verdict, Verdict::Worse);
+    }
+}

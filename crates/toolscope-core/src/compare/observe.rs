@@ -1,0 +1,251 @@
+//! A report as observations: every number a comparison or a gate reads is a ratio Σnum / Σden of
+//! observations, each belonging to a session and, for yes/no outcomes of one case (a turn, a
+//! call, a task, a judged call), naming that case so two runs can be paired on it.
+//!
+//! | metric | one observation per | num / den | case |
+//! |---|---|---|---|
+//! | `selection.tool_accuracy` | labelled turn | right tool? / 1 | `turn N` |
+//! | `selection.args_accuracy` | labelled turn with labelled arguments | exact? / 1 | `turn N` |
+//! | `per_tool.T.recall` | labelled turn counted under T | T called? / 1 | `turn N` |
+//! | `per_tool.T.precision` | labelled turn where T was called first | right? / 1 | — |
+//! | `per_tool.T.f1` | labelled turn with T as label or call | 2 / 2 when right, 0 / 1 when not | — |
+//! | `problems.rate` | call | any problem? / 1 | `call N` |
+//! | `problems.K.rate` | call | a problem of kind K? / 1 | `call N` |
+//! | `tool_errors.rate` | session | error results / results | — |
+//! | `tasks.all_matched` | task-labelled session | every action matched? / 1 | `task` |
+//! | `tasks.actions_matched` | task-labelled session | actions matched / actions | — |
+//! | `judge.C.pass_rate` | scored verdict on criterion C | pass? / 1 | `call N` |
+//!
+//! Summed over a report, each equals the report's own figure (`summary.calls_with_problems`,
+//! `selection.per_tool[].f1`, …); the tests hold them to it.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::checks::problem::ProblemKind;
+use crate::judge::Outcome;
+use crate::report::Report;
+
+/// One observation of one metric.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Observation {
+    /// The metric, e.g. `per_tool.issue_refund.recall`.
+    pub metric: String,
+    /// The session it belongs to.
+    pub session_id: String,
+    /// The case, for yes/no outcomes that can be paired across runs (`turn 2`, `call 3`).
+    pub case: Option<String>,
+    /// Its part of the metric's numerator.
+    pub num: u64,
+    /// Its part of the metric's denominator.
+    pub den: u64,
+}
+
+/// Whether a higher value of `metric` is better (accuracies, recalls, pass rates) or worse
+/// (problem and error rates).
+pub fn higher_is_better(metric: &str) -> bool {
+    !(metric.starts_with("problems.") || metric.starts_with("tool_errors."))
+}
+
+/// Every observation in `report`.
+pub fn observations(report: &Report) -> Vec<Observation> {
+    let mut out = Vec::new();
+    let mut push = |metric: String, session_id: &str, case: Option<String>, num: u64, den: u64| {
+        out.push(Observation {
+            metric,
+            session_id: session_id.to_string(),
+            case,
+            num,
+            den,
+        });
+    };
+    if let Some(selection) = &report.selection {
+        for outcome in &selection.outcomes {
+            let id = outcome.session_id.as_str();
+            let turn = || Some(format!("turn {}", outcome.turn));
+            let right = u64::from(outcome.is_correct);
+            push("selection.tool_accuracy".into(), id, turn(), right, 1);
+            if let Some(exact) = outcome.args_exact {
+                push(
+                    "selection.args_accuracy".into(),
+                    id,
+                    turn(),
+                    u64::from(exact),
+                    1,
+                );
+            }
+            let (row, column) = (&outcome.counted_as, &outcome.actual_tool);
+            let is_hit = u64::from(row == column);
+            push(format!("per_tool.{row}.recall"), id, turn(), is_hit, 1);
+            push(format!("per_tool.{column}.precision"), id, None, is_hit, 1);
+            if row == column {
+                push(format!("per_tool.{row}.f1"), id, None, 2, 2);
+            } else {
+                push(format!("per_tool.{row}.f1"), id, None, 0, 1);
+                push(format!("per_tool.{column}.f1"), id, None, 0, 1);
+            }
+        }
+    }
+    let mut kinds_at: HashMap<(&str, usize), BTreeSet<ProblemKind>> = HashMap::new();
+    for problem in report.problems.iter().filter(|p| p.kind.is_failure()) {
+        kinds_at
+            .entry((problem.session_id.as_str(), problem.step))
+            .or_default()
+            .insert(problem.kind);
+    }
+    let kinds: Vec<ProblemKind> = ProblemKind::ALL
+        .into_iter()
+        .filter(|kind| kind.is_failure())
+        .collect();
+    for session in &report.sessions {
+        let id = session.session_id.as_str();
+        for step in 1..=session.calls as usize {
+            let found = kinds_at.get(&(id, step));
+            let case = || Some(format!("call {step}"));
+            push(
+                "problems.rate".into(),
+                id,
+                case(),
+                u64::from(found.is_some()),
+                1,
+            );
+            for kind in &kinds {
+                let has = found.is_some_and(|found| found.contains(kind));
+                push(
+                    format!("problems.{}.rate", kind.as_str()),
+                    id,
+                    case(),
+                    u64::from(has),
+                    1,
+                );
+            }
+        }
+        let errors = &session.tool_errors;
+        if errors.results > 0 {
+            push(
+                "tool_errors.rate".into(),
+                id,
+                None,
+                errors.errors,
+                errors.results,
+            );
+        }
+    }
+    if let Some(tasks) = &report.tasks {
+        for outcome in &tasks.outcomes {
+            let id = outcome.session_id.as_str();
+            let all = u64::from(outcome.all_matched());
+            push("tasks.all_matched".into(), id, Some("task".into()), all, 1);
+            let (matched, actions) = (outcome.matched() as u64, outcome.actions.len() as u64);
+            if actions > 0 {
+                push("tasks.actions_matched".into(), id, None, matched, actions);
+            }
+        }
+    }
+    if let Some(judge) = &report.judge {
+        for verdict in &judge.verdicts {
+            let is_pass = match verdict.verdict {
+                Outcome::Pass => 1,
+                Outcome::Fail => 0,
+                Outcome::Unscored => continue,
+            };
+            push(
+                format!("judge.{}.pass_rate", verdict.criterion.as_str()),
+                &verdict.session_id,
+                Some(format!("call {} by {}", verdict.step, verdict.model)),
+                is_pass,
+                1,
+            );
+        }
+    }
+    out
+}
+
+/// Σnum and Σden per metric over `observations`.
+pub fn totals(observations: &[Observation]) -> HashMap<&str, (u64, u64)> {
+    let mut totals: HashMap<&str, (u64, u64)> = HashMap::new();
+    for observation in observations {
+        let entry = totals.entry(observation.metric.as_str()).or_default();
+        entry.0 += observation.num;
+        entry.1 += observation.den;
+    }
+    totals
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Analysis, InputFile, Options, Role};
+
+    const SESSIONS: &[u8] = br#"{"session_id": "a", "events": [{"type": "user", "content": "refund 7Q2"}, {"type": "tool_use", "name": "issue_refund", "args": {"amount": -5}}, {"type": "tool_result", "status": "error", "content": "bad amount"}, {"type": "assistant", "content": "Done!"}, {"type": "user", "content": "where is it"}, {"type": "tool_use", "name": "lookup_order", "args": {"order_id": "7Q2"}}, {"type": "tool_result", "status": "ok", "content": "shipped"}]}
+{"session_id": "b", "events": [{"type": "user", "content": "hi"}, {"type": "assistant", "content": "hello"}, {"type": "user", "content": "docs?"}, {"type": "tool_use", "name": "search_docs", "args": {"query": "refunds"}}, {"type": "tool_result", "status": "ok", "content": "policy"}]}
+"#;
+    const TOOLS: &[u8] = br#"[{"name": "issue_refund", "parameters": {"type": "object", "properties": {"amount": {"type": "number", "exclusiveMinimum": 0}}}}, {"name": "lookup_order", "parameters": {"type": "object"}}, {"name": "search_docs", "parameters": {"type": "object"}}]"#;
+    const LABELS: &[u8] = br#"{"session_id": "a", "turn": 0, "expected_tool": "issue_refund"}
+{"session_id": "a", "turn": 1, "expected_tool": "lookup_order"}
+{"session_id": "b", "turn": 0, "expected_tool": "search_docs"}
+{"session_id": "b", "turn": 1, "expected_tool": "search_docs"}
+"#;
+
+    #[test]
+    fn summed_observations_give_the_reports_own_figures() {
+        let analysis = Analysis::new(
+            &[
+                InputFile::new("s.jsonl", SESSIONS, Role::Traces),
+                InputFile::new("tools.json", TOOLS, Role::Catalog),
+                InputFile::new("labels.jsonl", LABELS, Role::Labels),
+            ],
+            &Options::default(),
+            &mut |_| {},
+        );
+        let report = analysis.report();
+        let observed = observations(report);
+        let totals = totals(&observed);
+        let rate = |metric: &str| {
+            let (num, den) = totals[metric];
+            num as f64 / den as f64
+        };
+        let selection = report.selection.as_ref().unwrap();
+        assert_eq!(
+            Some(rate("selection.tool_accuracy")),
+            selection.tool_accuracy.rate
+        );
+        for row in &selection.per_tool {
+            let tool = &row.tool;
+            let get = |what: &str| {
+                totals
+                    .get(format!("per_tool.{tool}.{what}").as_str())
+                    .map(|&(num, den)| num as f64 / den as f64)
+            };
+            assert_eq!(get("recall"), row.recall, "{tool} recall");
+            assert_eq!(get("precision"), row.precision, "{tool} precision");
+            assert_eq!(get("f1"), row.f1, "{tool} f1");
+        }
+        assert_eq!(
+            Some(rate("problems.rate")),
+            report.summary.calls_with_problems.rate
+        );
+        let schema = report.summary.by_kind[&ProblemKind::Schema].calls;
+        assert_eq!(
+            totals["problems.schema.rate"],
+            (schema, report.summary.calls)
+        );
+        assert_eq!(
+            Some(rate("tool_errors.rate")),
+            report.summary.tool_error_rate.rate
+        );
+        // Yes/no observations name their case; ratios of sums do not.
+        assert!(observed
+            .iter()
+            .filter(|o| o.metric == "selection.tool_accuracy")
+            .all(|o| o
+                .case
+                .as_deref()
+                .is_some_and(|case| case.starts_with("turn "))));
+        assert!(observed
+            .iter()
+            .filter(|o| o.metric.ends_with(".f1"))
+            .all(|o| o.case.is_none()));
+        assert!(!higher_is_better("problems.schema.rate"));
+        assert!(higher_is_better("per_tool.none.recall"));
+    }
+}
