@@ -34,6 +34,9 @@ pub enum Command {
     /// Ask a model (with your key) four questions per tool call and write its verdicts as JSON
     /// Lines, for `toolscope report --verdicts`.
     Judge(JudgeArgs),
+    /// Compare two runs metric by metric: is the current one worse than the baseline, and is
+    /// the change real (paired tests, intervals, the cases that changed)?
+    Diff(DiffArgs),
 }
 
 /// The command line, or the end of the process with clap's message when it is not a valid one.
@@ -155,6 +158,55 @@ pub struct ReportArgs {
     /// The HTML report's title (default: "toolscope report").
     #[arg(long, value_name = "TEXT", requires = "html")]
     pub title: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "BASE and CURRENT are each a report JSON (`toolscope report --json`) \
+or a trace file, analysed with the input options given here. Sessions are paired by id, and turns, \
+calls and tasks within them. Exit codes: 0 no metric significantly worse, 1 at least one \
+significantly worse, 2 usage or input error. docs/compare.md has the statistics."
+)]
+pub struct DiffArgs {
+    /// The baseline run: a report JSON or a trace file.
+    #[arg(value_name = "BASE")]
+    pub base: PathBuf,
+    /// The current run: a report JSON or a trace file.
+    #[arg(value_name = "CURRENT")]
+    pub current: PathBuf,
+    /// Tool catalog(s), for runs given as trace files.
+    #[arg(long = "tools", value_name = "FILE")]
+    pub tools: Vec<PathBuf>,
+    /// Ordering rules, for runs given as trace files.
+    #[arg(long = "rules", value_name = "FILE")]
+    pub rules: Vec<PathBuf>,
+    /// Read trace files as this format instead of detecting it.
+    #[arg(long, value_name = "FORMAT", value_parser = trace_format_parser())]
+    pub format: Option<TraceFormat>,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
+    /// Print the comparison as JSON (docs/compare.md).
+    #[arg(long)]
+    pub json: bool,
+    /// The bootstrap's seed (printed with the result, so it can be reproduced).
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Bootstrap resamples (at most 100,000).
+    #[arg(long, value_name = "N", default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub resamples: u64,
+    /// Fewest cases for a verdict; below it a metric says "too few cases".
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub min_cases: u64,
+    /// The significance level.
+    #[arg(long, value_name = "A", default_value_t = 0.05, value_parser = alpha_parser)]
+    pub alpha: f64,
+}
+
+fn alpha_parser(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(alpha) if alpha > 0.0 && alpha < 1.0 => Ok(alpha),
+        _ => Err("the significance level must be a number between 0 and 1, e.g. 0.05".into()),
+    }
 }
 
 #[derive(Debug, Args)]

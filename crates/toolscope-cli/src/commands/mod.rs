@@ -2,6 +2,7 @@
 
 mod bundle;
 mod check;
+mod diff;
 mod judge;
 mod report;
 mod score;
@@ -23,6 +24,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Share(args) => share::run(&args),
         Command::Bundle(args) => bundle::run(&args),
         Command::Judge(args) => judge::run(&args),
+        Command::Diff(args) => diff::run(&args),
     }
 }
 

@@ -18,3 +18,16 @@ pub fn print_json(report: &Report) -> Result<()> {
     out.flush()?;
     Ok(())
 }
+
+/// Prints any other JSON output (a comparison, a gate's result) as pretty JSON and a newline.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "JSON escapes control characters itself"
+)]
+pub fn print_json_value<T: serde::Serialize>(value: &T) -> Result<()> {
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, value)?;
+    out.write_all(b"\n")?;
+    out.flush()?;
+    Ok(())
+}

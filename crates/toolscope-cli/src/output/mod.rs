@@ -2,6 +2,7 @@
 //! out through `terminal`, which escapes what came from the input (`escape`); JSON escapes
 //! itself, and so does the HTML renderer (toolscope-html).
 
+pub mod diff;
 pub mod escape;
 pub mod html;
 pub mod json;

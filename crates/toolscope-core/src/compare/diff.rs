@@ -245,6 +245,7 @@ pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
         .chain(current_sides.keys())
         .copied()
         .collect();
+    let shared: BTreeSet<&str> = base_ids.intersection(&current_ids).copied().collect();
     let mut metrics = Vec::new();
     let mut regressed = Vec::new();
     let mut improved = Vec::new();
@@ -254,7 +255,7 @@ pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
             base_sides.get(name).unwrap_or(&empty),
             current_sides.get(name).unwrap_or(&empty),
         );
-        let (row, changes) = compare_metric(name, before, after, options);
+        let (row, changes) = compare_metric(name, before, after, &shared, options);
         if let Some((worse, better)) = changes {
             regressed.extend(worse);
             improved.extend(better);
@@ -295,6 +296,7 @@ fn compare_metric(
     name: &str,
     before: &Side,
     after: &Side,
+    shared: &BTreeSet<&str>,
     options: &DiffOptions,
 ) -> (MetricDiff, Option<Changes>) {
     let higher = higher_is_better(name);
@@ -327,10 +329,20 @@ fn compare_metric(
     if base.is_none() || current.is_none() {
         return (row, None);
     }
+    // Every session in both runs that has the metric in either, with (0, 0) where one run has
+    // none of it (a tool called only in one run still counts in that run's precision).
     let paired_sessions: Vec<SessionPair> = before
         .by_session
-        .iter()
-        .filter_map(|(id, b)| after.by_session.get(id).map(|a| (*b, *a)))
+        .keys()
+        .chain(after.by_session.keys())
+        .copied()
+        .collect::<BTreeSet<&str>>()
+        .into_iter()
+        .filter(|id| shared.contains(id))
+        .map(|id| {
+            let of = |side: &Side| side.by_session.get(id).copied().unwrap_or_default();
+            (of(before), of(after))
+        })
         .collect();
     row.is_paired = !paired_sessions.is_empty();
     let is_case_metric = before.has_cases && after.has_cases;
