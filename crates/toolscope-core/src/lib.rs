@@ -30,6 +30,7 @@ pub mod compare;
 pub mod diagnostic;
 pub mod drift;
 pub mod formats;
+pub mod gate;
 mod input;
 pub mod inputs;
 pub mod json;

@@ -1,0 +1,215 @@
+//! The metrics a gate can name, and their values in a report: the same observations
+//! ([`crate::compare::observe`]) `toolscope diff` compares, so a gate and a diff never disagree
+//! on a number.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::checks::problem::ProblemKind;
+use crate::compare::observe::{observations, Observation};
+use crate::judge::Criterion;
+use crate::report::Report;
+
+/// A metric's value: num / den, with both.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MetricValue {
+    /// num / den; None with den 0.
+    pub value: Option<f64>,
+    /// The numerator.
+    pub num: u64,
+    /// The denominator.
+    pub den: u64,
+}
+
+/// A metric name as a rule writes it; one segment may be `*` (every tool, kind or criterion).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetricPattern {
+    /// The text before the wildcard segment, or the whole name.
+    prefix: String,
+    /// The text after it (with `*`), else empty.
+    suffix: String,
+    /// Whether it has a wildcard.
+    is_wildcard: bool,
+}
+
+impl MetricPattern {
+    /// Reads a metric name, or says which names exist.
+    pub fn parse(name: &str) -> Result<MetricPattern, String> {
+        let name = name.trim();
+        let exact = |name: &str| MetricPattern {
+            prefix: name.to_string(),
+            suffix: String::new(),
+            is_wildcard: false,
+        };
+        let middle = |prefix: &str, suffix: &str, check: &dyn Fn(&str) -> bool| {
+            let inner = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            if inner == "*" {
+                Some(Ok(MetricPattern {
+                    prefix: prefix.to_string(),
+                    suffix: suffix.to_string(),
+                    is_wildcard: true,
+                }))
+            } else if !inner.is_empty() && check(inner) {
+                Some(Ok(exact(name)))
+            } else {
+                Some(Err(format!("\"{inner}\" in \"{name}\"")))
+            }
+        };
+        let any = |_: &str| true;
+        let kind = |text: &str| ProblemKind::ALL.iter().any(|kind| kind.as_str() == text);
+        let criterion = |text: &str| Criterion::ALL.iter().any(|c| c.as_str() == text);
+        let whole_number = |text: &str| text.parse::<u32>().is_ok_and(|k| k >= 1);
+        let found = match name {
+            "selection.tool_accuracy"
+            | "selection.args_accuracy"
+            | "problems.rate"
+            | "tool_errors.rate"
+            | "tasks.all_matched"
+            | "tasks.actions_matched" => Some(Ok(exact(name))),
+            _ => [".recall", ".precision", ".f1"]
+                .iter()
+                .find_map(|suffix| middle("per_tool.", suffix, &any))
+                .or_else(|| middle("problems.", ".rate", &kind))
+                .or_else(|| middle("judge.", ".pass_rate", &criterion))
+                .or_else(|| middle("tasks.pass_hat_k.", "", &whole_number))
+                .or_else(|| middle("tasks.pass_at_k.", "", &whole_number)),
+        };
+        match found {
+            Some(Ok(pattern)) => Ok(pattern),
+            Some(Err(what)) => Err(format!("unknown {what}: {}", METRIC_HELP)),
+            None => Err(format!("unknown metric \"{name}\": {METRIC_HELP}")),
+        }
+    }
+
+    /// The metric names of `values` this pattern names.
+    pub fn expand<'a>(&self, values: &'a BTreeMap<String, MetricValue>) -> Vec<&'a str> {
+        if !self.is_wildcard {
+            return values
+                .get_key_value(&self.prefix)
+                .map(|(name, _)| vec![name.as_str()])
+                .unwrap_or_default();
+        }
+        values
+            .keys()
+            .filter(|name| {
+                name.len() > self.prefix.len() + self.suffix.len()
+                    && name.starts_with(&self.prefix)
+                    && name.ends_with(&self.suffix)
+            })
+            .map(String::as_str)
+            .collect()
+    }
+
+    /// The name as written.
+    pub fn as_written(&self) -> String {
+        if self.is_wildcard {
+            format!("{}*{}", self.prefix, self.suffix)
+        } else {
+            self.prefix.clone()
+        }
+    }
+}
+
+/// The names a rule can use, for error messages.
+pub const METRIC_HELP: &str = "metrics are selection.tool_accuracy, selection.args_accuracy, \
+     per_tool.TOOL.recall|precision|f1, problems.rate, problems.KIND.rate, tool_errors.rate, \
+     tasks.all_matched, tasks.actions_matched, tasks.pass_hat_k.K, tasks.pass_at_k.K and \
+     judge.CRITERION.pass_rate (TOOL, KIND or CRITERION may be *)";
+
+/// Every metric of `report`, over the sessions of `agent` when one is given (`Some(None)`: the
+/// sessions without an agent id).
+pub fn metric_values(
+    report: &Report,
+    agent: Option<Option<&str>>,
+) -> BTreeMap<String, MetricValue> {
+    let kept: Option<HashSet<&str>> = agent.map(|agent| {
+        report
+            .sessions
+            .iter()
+            .filter(|session| session.agent_id.as_deref() == agent)
+            .map(|session| session.session_id.as_str())
+            .collect()
+    });
+    let observed: Vec<Observation> = observations(report)
+        .into_iter()
+        .filter(|o| {
+            kept.as_ref()
+                .is_none_or(|kept| kept.contains(o.session_id.as_str()))
+        })
+        .collect();
+    let mut values: BTreeMap<String, MetricValue> = BTreeMap::new();
+    for observation in observed {
+        let entry = values.entry(observation.metric).or_insert(MetricValue {
+            value: None,
+            num: 0,
+            den: 0,
+        });
+        entry.num += observation.num;
+        entry.den += observation.den;
+    }
+    for value in values.values_mut() {
+        value.value = (value.den > 0).then(|| value.num as f64 / value.den as f64);
+    }
+    values
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metric_names_are_checked_and_wildcards_expand() {
+        for name in [
+            "selection.tool_accuracy",
+            "per_tool.math.hypot.recall",
+            "per_tool.*.f1",
+            "problems.schema.rate",
+            "problems.*.rate",
+            "judge.args_grounded.pass_rate",
+            "tasks.pass_hat_k.4",
+        ] {
+            assert!(MetricPattern::parse(name).is_ok(), "{name}");
+        }
+        for (name, expected) in [
+            (
+                "selection.accuracy",
+                "unknown metric \"selection.accuracy\"",
+            ),
+            (
+                "problems.typo.rate",
+                "unknown \"typo\" in \"problems.typo.rate\"",
+            ),
+            ("tasks.pass_hat_k.0", "unknown \"0\""),
+            ("judge.vibes.pass_rate", "unknown \"vibes\""),
+        ] {
+            let error = MetricPattern::parse(name).unwrap_err();
+            assert!(error.starts_with(expected), "{error}");
+            assert!(error.contains("per_tool.TOOL.recall"), "{error}");
+        }
+        let value = MetricValue {
+            value: Some(1.0),
+            num: 1,
+            den: 1,
+        };
+        let values: BTreeMap<String, MetricValue> = [
+            "per_tool.a.recall",
+            "per_tool.b.c.recall",
+            "per_tool.a.f1",
+            "selection.tool_accuracy",
+        ]
+        .into_iter()
+        .map(|name| (name.to_string(), value))
+        .collect();
+        let recalls = MetricPattern::parse("per_tool.*.recall").unwrap();
+        assert_eq!(
+            recalls.expand(&values),
+            ["per_tool.a.recall", "per_tool.b.c.recall"]
+        );
+        assert_eq!(recalls.as_written(), "per_tool.*.recall");
+        assert!(MetricPattern::parse("per_tool.z.recall")
+            .unwrap()
+            .expand(&values)
+            .is_empty());
+    }
+}
