@@ -37,6 +37,9 @@ pub enum Command {
     /// Compare two runs metric by metric: is the current one worse than the baseline, and is
     /// the change real (paired tests, intervals, the cases that changed)?
     Diff(DiffArgs),
+    /// Check a run against a config of thresholds (and a baseline run): each rule with its value
+    /// and verdict, as text, Markdown, JUnit XML or JSON; exit 1 when one fails.
+    Gate(GateArgs),
 }
 
 /// The command line, or the end of the process with clap's message when it is not a valid one.
@@ -200,6 +203,48 @@ pub struct DiffArgs {
     /// The significance level.
     #[arg(long, value_name = "A", default_value_t = 0.05, value_parser = alpha_parser)]
     pub alpha: f64,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "INPUT is one report JSON (`toolscope report --json`) or trace files \
+analysed with the input options given here. A rule whose metric has no value fails. Exit codes: \
+0 every rule passed, 1 a rule failed, 2 usage, config or input error. With $GITHUB_STEP_SUMMARY \
+set, the Markdown is also appended to it. docs/gate.md has the config."
+)]
+pub struct GateArgs {
+    /// The gate's config (TOML): rules = ["selection.tool_accuracy >= 0.90"], [[rule]], [[baseline]].
+    #[arg(long, value_name = "FILE")]
+    pub config: PathBuf,
+    /// The baseline run for [[baseline]] rules: a report JSON or a trace file.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Also write the result as Markdown (for a pull request comment) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Also write the result as JUnit XML (one test case per check) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Print the result as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// A link to the full report, put at the top of the Markdown (http or https only).
+    #[arg(long, value_name = "URL")]
+    pub report_url: Option<String>,
+    /// Tool catalog(s), for traces.
+    #[arg(long = "tools", value_name = "FILE")]
+    pub tools: Vec<PathBuf>,
+    /// Ordering rules, for traces.
+    #[arg(long = "rules", value_name = "FILE")]
+    pub rules: Vec<PathBuf>,
+    /// Read trace files as this format instead of detecting it.
+    #[arg(long, value_name = "FORMAT", value_parser = trace_format_parser())]
+    pub format: Option<TraceFormat>,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
+    /// The run: one report JSON, or trace files.
+    #[arg(value_name = "INPUT", required = true)]
+    pub inputs: Vec<PathBuf>,
 }
 
 fn alpha_parser(text: &str) -> Result<f64, String> {

@@ -7,7 +7,7 @@ use toolscope_core::compare::diff::{diff, DiffOptions, Verdict};
 use toolscope_core::{Report, MAX_FILE_BYTES};
 
 use super::report_diagnostics;
-use crate::cli::{DiffArgs, InputArgs};
+use crate::cli::{DiffArgs, InputArgs, MetricArgs};
 use crate::inputs::run_engine;
 use crate::output::diff::print_diff;
 use crate::output::json::print_json_value;
@@ -45,16 +45,24 @@ pub fn run(args: &DiffArgs) -> Result<Outcome> {
 /// A run: the report JSON in `path`, or the report of the trace file in `path` with the input
 /// options; and whether reading it gave input errors (printed on stderr).
 fn load_run(path: &Path, args: &DiffArgs) -> Result<(Report, bool)> {
-    if let Some(report) = read_report_json(path)? {
-        return Ok((report, false));
-    }
     let inputs = InputArgs {
         tools: args.tools.clone(),
         rules: args.rules.clone(),
         format: args.format,
         inputs: vec![path.to_path_buf()],
     };
-    let report = run_engine(&inputs, Some(&args.metrics))?;
+    load_runs(&inputs, &args.metrics)
+}
+
+/// A run from `inputs`: the report JSON when they are one, else their report with the input
+/// options; and whether reading gave input errors (printed on stderr).
+pub(super) fn load_runs(inputs: &InputArgs, metrics: &MetricArgs) -> Result<(Report, bool)> {
+    if let [path] = inputs.inputs.as_slice() {
+        if let Some(report) = read_report_json(path)? {
+            return Ok((report, false));
+        }
+    }
+    let report = run_engine(inputs, Some(metrics))?;
     let has_errors = report_diagnostics(&report)?;
     Ok((report, has_errors))
 }

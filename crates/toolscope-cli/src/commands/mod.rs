@@ -3,6 +3,7 @@
 mod bundle;
 mod check;
 mod diff;
+mod gate;
 mod judge;
 mod report;
 mod score;
@@ -25,6 +26,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Bundle(args) => bundle::run(&args),
         Command::Judge(args) => judge::run(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::Gate(args) => gate::run(&args),
     }
 }
 
