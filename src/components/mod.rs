@@ -16,3 +16,4 @@ mod share;
 mod table;
 mod tasks;
 mod timeline;
+mod trials;

@@ -6,6 +6,7 @@ use toolscope_core::metrics::rate::Rate;
 
 use super::table::header;
 use super::tasks::{task_detail, task_value, TaskTable, SECTION_ID};
+use super::trials::TrialsTable;
 use crate::format::{count_of, percent};
 use crate::route::View;
 use crate::state::AppState;
@@ -41,6 +42,7 @@ pub fn Overview() -> impl IntoView {
             .as_ref()
             .map(|selection| selection.tool_accuracy);
         let tasks = report.tasks.clone();
+        let trials = report.trials.clone();
         let task_card = tasks.as_ref().map(|tasks| {
             let scroll = |_| {
                 if let Some(section) = document().get_element_by_id(SECTION_ID) {
@@ -139,6 +141,7 @@ pub fn Overview() -> impl IntoView {
                 {task_card}
             </div>
             {tasks.map(|tasks| view! { <TaskTable tasks/> })}
+            {trials.map(|trials| view! { <TrialsTable trials/> })}
             <h2>"Problems by kind"</h2>
             <div class="table-wrap">
                 <table class="table" data-testid="by-kind">

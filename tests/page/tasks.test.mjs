@@ -47,3 +47,24 @@ test('task actions: the card and table give the CLI numbers, each row opens its 
   assert.equal(await call.innerText(), action.name);
   assert.deepEqual(errors, []);
 });
+
+test('repeated trials: pass^k, pass@k and τ-bench\'s own pass^k as the CLI gives them', async () => {
+  const errors = [];
+  const dir = join(ROOT, 'crates', 'toolscope-core', 'tests', 'fixtures', 'trials');
+  const runs = 'gpt-4o-airline.subset12.json';
+  const page = await open(shared.browser, shared.server.url, errors);
+  await loadFiles(page, [join(dir, runs)]);
+  const expected = JSON.parse(cliReport(dir, { traces: [runs] })).trials;
+  assert.match(await page.getByTestId('trials-summary').innerText(),
+    new RegExp(`^${expected.trials} trials of ${expected.tasks} tasks, ${expected.successes} succeeded`));
+  const rows = page.getByTestId('trials').locator('tbody tr');
+  assert.equal(await rows.count(), expected.pass_hat_k.length);
+  for (const [index, hat] of expected.pass_hat_k.entries()) {
+    const cells = await rows.nth(index).locator('td').allInnerTexts();
+    assert.deepEqual(cells, [
+      String(hat.k), hat.value.toFixed(3), expected.pass_at_k[index].value.toFixed(3), String(hat.tasks),
+      expected.tau_bench_pass_hat_k[index].value.toFixed(3),
+    ]);
+  }
+  assert.deepEqual(errors, []);
+});

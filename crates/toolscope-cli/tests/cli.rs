@@ -458,6 +458,9 @@ fn score_prints_each_sessions_task_actions_when_the_traces_carry_them() {
             "task_6.trial_0   actions 1 of 1",
             "task_32.trial_0  actions 3 of 4  not matched: book_reservation",
             "task actions: 4 of 6 matched (66.7%); 1 of 3 sessions with every action",
+            "trials: 3 trials of 3 tasks, 1 succeeded, average reward 0.333",
+            "pass^1 0.333 (3 tasks)",
+            "pass@1 0.333 (3 tasks)",
         ]
     );
 }
@@ -590,4 +593,29 @@ fn a_file_over_the_size_limit_is_not_read_and_the_others_are() {
         assert!(messages.iter().any(|(file, message)| file == "/dev/zero"
             && message.contains("this one is longer (it goes on past that)")));
     }
+}
+
+#[test]
+fn score_prints_pass_hat_k_of_tau_bench_runs_with_tau_benchs_own_figure_beside() {
+    let runs = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../toolscope-core/tests/fixtures/trials/gpt-4o-airline.subset12.json");
+    let output = toolscope().arg("score").arg(runs).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let lines = stdout_lines(&output);
+    let tail: Vec<&str> = lines
+        .iter()
+        .rev()
+        .take(4)
+        .rev()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            "trials: 12 trials of 11 tasks, 6 succeeded, average reward 0.500",
+            "pass^1 0.545 (11 tasks), pass^2 0.000 (1 task)",
+            "pass@1 0.545 (11 tasks), pass@2 0.000 (1 task)",
+            "τ-bench's pass^k (one trial count for every task): pass^1 0.273 (11 tasks), pass^2 0.000 (11 tasks)",
+        ]
+    );
 }

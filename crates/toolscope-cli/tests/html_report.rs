@@ -370,3 +370,50 @@ fn hostile_names_and_file_names_are_text_to_pythons_html_parser() {
         assert!(text.contains(name), "{name} is not shown as text");
     }
 }
+
+#[test]
+fn repeated_trials_get_a_section_with_the_reports_pass_hat_k() {
+    let runs = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../toolscope-core/tests/fixtures/trials/gpt-4o-airline.subset12.json")
+        .display()
+        .to_string();
+    let dir = tempfile::TempDir::new().unwrap();
+    let path = dir.path().join("report.html");
+    let output = report(&["--json", "--html", path.to_str().unwrap()], &[runs]);
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let html = read_html(&path);
+    let section = &html[html
+        .find("<section id=\"trials\">")
+        .expect("a trials section")..];
+    let section = &section[..section.find("</section>").unwrap()];
+    assert!(section.contains("τ-bench&#39;s own figure divides every task by one trial count"));
+    let table = &section[..section.find("</table>").unwrap()];
+    let rows: Vec<Vec<String>> = table
+        .split("<tr>")
+        .skip(2)
+        .map(|row| {
+            cell_texts(row)
+                .into_iter()
+                .map(|cell| cell.trim().to_string())
+                .collect()
+        })
+        .collect();
+    let trials = &json["trials"];
+    for (row, hat) in rows.iter().zip(trials["pass_hat_k"].as_array().unwrap()) {
+        let k = hat["k"].as_u64().unwrap() as usize;
+        let at = &trials["pass_at_k"][k - 1];
+        let tau = &trials["tau_bench_pass_hat_k"][k - 1];
+        let three = |value: &Value| format!("{:.3}", value.as_f64().unwrap());
+        assert_eq!(
+            row,
+            &[
+                k.to_string(),
+                three(&hat["value"]),
+                three(&at["value"]),
+                hat["tasks"].to_string(),
+                three(&tau["value"])
+            ],
+        );
+    }
+    assert_eq!(rows.len(), 2);
+}

@@ -31,6 +31,7 @@ use crate::judge::Verdict;
 use crate::metrics::outcome::TurnOutcome;
 use crate::metrics::selection::summarize;
 use crate::metrics::task_actions::{summarize_tasks, TaskOutcome};
+use crate::metrics::trials::summarize_trials;
 use crate::model::{event_positions, Event, Session, ToolDef};
 use crate::report::{summarize_checks, Report};
 
@@ -221,6 +222,12 @@ impl Analysis {
             .cloned()
             .collect();
         let judge = judge_report(&verdicts, &human, &parts.sessions, &problems);
+        let trials = summarize_trials(
+            parts
+                .sessions
+                .iter()
+                .filter(|session| filter.keeps_session(session)),
+        );
         Report {
             toolscope_version: crate::VERSION.to_string(),
             inputs: parts.inputs.clone(),
@@ -233,6 +240,7 @@ impl Analysis {
             drift: parts.drift.clone(),
             diagnostics: parts.diagnostics.clone(),
             judge,
+            trials,
         }
     }
 
@@ -346,6 +354,7 @@ fn empty_report() -> Report {
         drift: Vec::new(),
         diagnostics: Vec::new(),
         judge: None,
+        trials: None,
     }
 }
 

@@ -82,6 +82,7 @@ impl Parts {
             &self.sessions,
             &problems,
         );
+        let trials = crate::metrics::trials::summarize_trials(&self.sessions);
         Report {
             toolscope_version: crate::VERSION.to_string(),
             inputs: self.inputs,
@@ -94,6 +95,7 @@ impl Parts {
             drift: self.drift,
             diagnostics: self.diagnostics,
             judge,
+            trials,
         }
     }
 

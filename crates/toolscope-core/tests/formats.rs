@@ -58,6 +58,10 @@ fn render(file: &str, bytes: &[u8]) -> (Option<TraceFormat>, String) {
         if let Some(task) = &session.task_id {
             write!(out, " task {task:?}").unwrap();
         }
+        if let Some(trial) = &session.trial {
+            let number = trial.number.map(|n| format!(" {n}")).unwrap_or_default();
+            write!(out, " trial{number} reward {}", trial.reward).unwrap();
+        }
         if let Some(tools) = &session.tools {
             let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
             write!(out, " tools [{}]", names.join(", ")).unwrap();

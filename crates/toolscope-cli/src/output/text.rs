@@ -8,6 +8,7 @@ use toolscope_core::checks::problem::python_repr;
 use toolscope_core::judge::in_report::JudgeReport;
 use toolscope_core::metrics::selection::{seed_report_lines, Selection, ToolRow};
 use toolscope_core::metrics::task_actions::TaskActions;
+use toolscope_core::metrics::trials::{PassK, Trials};
 use toolscope_core::{Diagnostic, Report};
 
 use super::escape::terminal_safe;
@@ -202,6 +203,11 @@ pub fn print_summary(report: &Report) -> Result<()> {
     if let Some(tasks) = &report.tasks {
         out.line(task_summary(tasks))?;
     }
+    if let Some(trials) = &report.trials {
+        for line in trial_lines(trials) {
+            out.line(line)?;
+        }
+    }
     if let Some(judge) = &report.judge {
         for line in judge_lines(judge) {
             out.line(line)?;
@@ -312,6 +318,49 @@ fn task_summary(tasks: &TaskActions) -> String {
         tasks.sessions_all_matched.count,
         tasks.sessions_all_matched.total
     )
+}
+
+/// Prints the repeated trials' lines ([`trial_lines`]).
+pub fn print_trials(trials: &Trials) -> Result<()> {
+    let mut out = terminal::stdout();
+    for line in trial_lines(trials) {
+        out.line(line)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Repeated trials: "trials: 12 trials of 11 tasks, 6 succeeded, average reward 0.500", then pass^k
+/// and pass@k per k ("pass^2 0.000 (1 task)"), and τ-bench's own figure when it differs.
+pub fn trial_lines(trials: &Trials) -> Vec<String> {
+    let passes = |name: &str, passes: &[PassK]| {
+        let shown: Vec<String> = passes
+            .iter()
+            .map(|pass| {
+                let tasks = if pass.tasks == 1 { "task" } else { "tasks" };
+                format!(
+                    "{name}{} {:.3} ({} {tasks})",
+                    pass.k, pass.value, pass.tasks
+                )
+            })
+            .collect();
+        shown.join(", ")
+    };
+    let mut lines = vec![
+        format!(
+            "trials: {} trials of {} tasks, {} succeeded, average reward {:.3}",
+            trials.trials, trials.tasks, trials.successes, trials.average_reward
+        ),
+        passes("pass^", &trials.pass_hat_k),
+        passes("pass@", &trials.pass_at_k),
+    ];
+    if !trials.is_uniform {
+        lines.push(format!(
+            "τ-bench's pass^k (one trial count for every task): {}",
+            passes("pass^", &trials.tau_bench_pass_hat_k)
+        ));
+    }
+    lines
 }
 
 /// Input diagnostics on stderr, one per line: `file:line:column: severity: message`.

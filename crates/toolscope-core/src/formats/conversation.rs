@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
 use crate::model::{
-    Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult,
+    Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult, Trial,
 };
 
 /// A session being built, with where it came from (for diagnostics).
@@ -30,6 +30,7 @@ pub(crate) struct Conversation {
     answered_before: usize,
     agent_id: Option<String>,
     task_id: Option<String>,
+    trial: Option<Trial>,
     started_at: Option<String>,
 }
 
@@ -71,6 +72,7 @@ impl Conversation {
             answered_before: 0,
             agent_id: None,
             task_id: None,
+            trial: None,
             started_at: None,
         }
     }
@@ -78,6 +80,11 @@ impl Conversation {
     /// Names the task the session attempted.
     pub(crate) fn set_task_id(&mut self, task_id: Option<String>) {
         self.task_id = task_id;
+    }
+
+    /// Records how the attempt went.
+    pub(crate) fn set_trial(&mut self, trial: Option<Trial>) {
+        self.trial = trial;
     }
 
     /// Points later warnings at `line` (the record now being read).
@@ -241,6 +248,7 @@ impl Conversation {
             session_id: self.session_id,
             agent_id: self.agent_id,
             task_id: self.task_id,
+            trial: self.trial,
             started_at: self.started_at,
             tools: self.tools,
             events: self.events,

@@ -27,7 +27,7 @@ use super::native::ToolLists;
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
 use crate::json::{decode_text, parse_record, parse_value, split_records, Split, MAX_DEPTH};
-use crate::model::{Args, ErrorSource, Session};
+use crate::model::{Args, ErrorSource, Session, Trial};
 
 /// The largest sample a `.eval` archive may unpack to; bigger entries are left out (a ZIP bomb
 /// must not exhaust the page's memory).
@@ -263,7 +263,7 @@ fn sample_session(
     resolve_attachments(&mut sample, &attachments, 0);
     let id = sample.get("id").and_then(super::id_text);
     let epoch = sample.get("epoch").and_then(Value::as_u64).unwrap_or(1);
-    let session_id = match (id, epoch) {
+    let session_id = match (id.clone(), epoch) {
         (Some(id), 1) => id,
         (Some(id), epoch) => format!("{id} (epoch {epoch})"),
         (None, _) => format!("{}:{line}", super::file_stem(file)),
@@ -277,6 +277,13 @@ fn sample_session(
         return None;
     };
     let mut conversation = Conversation::new(session_id, file, line);
+    if let Some(reward) = score_reward(sample.get("scores")) {
+        conversation.set_task_id(id.clone());
+        conversation.set_trial(Some(Trial {
+            number: Some(epoch),
+            reward,
+        }));
+    }
     let tools = sample
         .get("events")
         .and_then(Value::as_array)
@@ -391,6 +398,28 @@ fn resolve_attachments(value: &mut Value, attachments: &Map<String, Value>, dept
             }
         }
         _ => {}
+    }
+}
+
+/// A sample's reward from its scores, when it has exactly one scorer with a value toolscope can
+/// read, as Inspect's `value_to_float` reads it: `C` (correct) 1, `I` (incorrect) and `N` (no
+/// answer) 0, `P` (partial) 0.5, a number as it is, true and false 1 and 0. With several scorers
+/// there is no one reward, so no trial.
+fn score_reward(scores: Option<&Value>) -> Option<f64> {
+    let scores = scores?.as_object()?;
+    if scores.len() != 1 {
+        return None;
+    }
+    match scores.values().next()?.get("value")? {
+        Value::String(grade) => match grade.as_str() {
+            "C" => Some(1.0),
+            "I" | "N" => Some(0.0),
+            "P" => Some(0.5),
+            _ => None,
+        },
+        Value::Number(number) => number.as_f64().filter(|value| value.is_finite()),
+        Value::Bool(is_true) => Some(if *is_true { 1.0 } else { 0.0 }),
+        _ => None,
     }
 }
 

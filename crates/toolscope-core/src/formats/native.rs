@@ -25,7 +25,7 @@ use crate::diagnostic::Diagnostic;
 use crate::inputs::catalog::tools_from_value;
 use crate::json::{parse_record, parse_value, Split};
 use crate::model::{
-    Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult,
+    Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult, Trial,
 };
 
 #[derive(Deserialize)]
@@ -33,6 +33,8 @@ struct RawSession {
     session_id: Option<Value>,
     agent_id: Option<Value>,
     task_id: Option<Value>,
+    trial: Option<Value>,
+    reward: Option<Value>,
     started_at: Option<Value>,
     // Kept as text: sessions usually repeat one list, which is then read once.
     tools: Option<Box<RawValue>>,
@@ -170,6 +172,15 @@ fn session_from_raw(
         session_id,
         agent_id: raw.agent_id.as_ref().and_then(id_text),
         task_id: raw.task_id.as_ref().and_then(id_text),
+        trial: raw
+            .reward
+            .as_ref()
+            .and_then(Value::as_f64)
+            .filter(|reward| reward.is_finite())
+            .map(|reward| Trial {
+                number: raw.trial.as_ref().and_then(Value::as_u64),
+                reward,
+            }),
         started_at: raw.started_at.as_ref().and_then(id_text),
         tools,
         events,

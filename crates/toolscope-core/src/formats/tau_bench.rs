@@ -28,7 +28,7 @@ use super::odd_record::{describe, not_of_format};
 use crate::diagnostic::Diagnostic;
 use crate::inputs::task_labels::{actions_from, TaskLabel, TaskTarget};
 use crate::json::{parse_value, Split};
-use crate::model::{Origin, Session};
+use crate::model::{Origin, Session, Trial};
 
 /// Whether a record is a τ-bench run or a τ²-bench results file.
 pub(crate) fn is_tau(value: &Value) -> bool {
@@ -57,6 +57,7 @@ pub(crate) fn read(
             let session_id = run_id(&value, "task_id");
             let mut conversation = Conversation::new(session_id.clone(), file, line);
             conversation.set_task_id(value.get("task_id").and_then(super::id_text));
+            conversation.set_trial(trial_of(&value, value.get("reward")));
             for (index, message) in traj.iter().enumerate() {
                 let place = format!("message {}", index + 1);
                 super::openai_chat::add_message(&mut conversation, message, &place, diagnostics);
@@ -164,6 +165,17 @@ fn push_task(
     }
 }
 
+/// The run's trial (its `trial` number and `reward`), when it has a numeric reward.
+fn trial_of(run: &Value, reward: Option<&Value>) -> Option<Trial> {
+    let reward = reward
+        .and_then(Value::as_f64)
+        .filter(|reward| reward.is_finite())?;
+    Some(Trial {
+        number: run.get("trial").and_then(Value::as_u64),
+        reward,
+    })
+}
+
 /// `task_<id>.trial_<n>`: runs repeat tasks, so the trial is part of the name.
 fn run_id(value: &Value, task_key: &str) -> String {
     let task = value
@@ -189,6 +201,10 @@ fn simulation_session(
         .unwrap_or_else(|| run_id(simulation, "task_id"));
     let mut conversation = Conversation::new(session_id, file, line);
     conversation.set_task_id(simulation.get("task_id").and_then(super::id_text));
+    let reward = simulation
+        .get("reward_info")
+        .and_then(|info| info.get("reward"));
+    conversation.set_trial(trial_of(simulation, reward));
     let mut user_call_ids = Vec::new();
     let messages = simulation.get("messages").and_then(Value::as_array);
     for (index, message) in messages.into_iter().flatten().enumerate() {

@@ -111,6 +111,7 @@ mod tests {
                 value: Some(0.5),
                 num: 1,
                 den: 2,
+                mean_over: None,
             }),
             baseline: None,
             status,

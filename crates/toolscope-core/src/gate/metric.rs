@@ -20,6 +20,9 @@ pub struct MetricValue {
     pub num: u64,
     /// The denominator.
     pub den: u64,
+    /// For a mean over tasks (pass^k, pass@k): how many tasks; num and den are 0 then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean_over: Option<u64>,
 }
 
 /// A metric name as a rule writes it; one segment may be `*` (every tool, kind or criterion).
@@ -144,12 +147,33 @@ pub fn metric_values(
             value: None,
             num: 0,
             den: 0,
+            mean_over: None,
         });
         entry.num += observation.num;
         entry.den += observation.den;
     }
     for value in values.values_mut() {
         value.value = (value.den > 0).then(|| value.num as f64 / value.den as f64);
+    }
+    // pass^k and pass@k are means over tasks, for the whole run only: a task's trials may have
+    // been run by several agents.
+    if let (None, Some(trials)) = (agent, &report.trials) {
+        for (name, passes) in [
+            ("pass_hat_k", &trials.pass_hat_k),
+            ("pass_at_k", &trials.pass_at_k),
+        ] {
+            for pass in passes {
+                values.insert(
+                    format!("tasks.{name}.{}", pass.k),
+                    MetricValue {
+                        value: Some(pass.value),
+                        num: 0,
+                        den: 0,
+                        mean_over: Some(pass.tasks),
+                    },
+                );
+            }
+        }
     }
     values
 }
@@ -191,6 +215,7 @@ mod tests {
             value: Some(1.0),
             num: 1,
             den: 1,
+            mean_over: None,
         };
         let values: BTreeMap<String, MetricValue> = [
             "per_tool.a.recall",

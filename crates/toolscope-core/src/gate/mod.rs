@@ -142,6 +142,7 @@ pub fn evaluate(config: &Config, current: &Report, baseline: Option<&Report>) ->
                                     value: None,
                                     num: 0,
                                     den: 0,
+                                    mean_over: None,
                                 },
                             )
                         })
@@ -174,6 +175,7 @@ pub fn evaluate(config: &Config, current: &Report, baseline: Option<&Report>) ->
                                 value: value.value,
                                 num: value.num,
                                 den: value.den,
+                                mean_over: None,
                             })
                         };
                         let change = match (row.difference, row.interval) {
@@ -277,8 +279,14 @@ fn shown(value: Option<MetricValue>) -> String {
     match value {
         Some(MetricValue {
             value: Some(v),
+            mean_over: Some(tasks),
+            ..
+        }) => format!("{v:.3} (mean over {tasks} tasks)"),
+        Some(MetricValue {
+            value: Some(v),
             num,
             den,
+            ..
         }) => format!("{v:.3} ({num} of {den})"),
         Some(MetricValue { den, .. }) => format!("— (0 of {den})"),
         None => "—".into(),

@@ -8,6 +8,7 @@ pub mod outcome;
 pub mod rate;
 pub mod selection;
 pub mod task_actions;
+pub mod trials;
 pub mod wilson;
 
 pub use rate::Rate;

@@ -8,7 +8,9 @@ mod session;
 mod tool;
 mod turns;
 
-pub use session::{Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolResult};
+pub use session::{
+    Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolResult, Trial,
+};
 pub use tool::ToolDef;
 pub use turns::{event_positions, turn_count, turns_of, Turn};
 

@@ -28,6 +28,10 @@ pub struct Session {
     /// session); task labels name sessions by it.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub task_id: Option<String>,
+    /// How the attempt went, when the export scores it (τ-bench's `reward`, an Inspect score):
+    /// trials of one task give pass^k ([`crate::metrics::trials`]).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub trial: Option<Trial>,
     /// When it started, as the export wrote it (never parsed: the core has no clock).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub started_at: Option<String>,
@@ -39,6 +43,23 @@ pub struct Session {
     pub events: Vec<Event>,
     /// Where the session was read from.
     pub origin: Origin,
+}
+
+/// One scored attempt at a task.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Trial {
+    /// The trial's number in the export (τ-bench `trial`, Inspect `epoch`), when it gives one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub number: Option<u64>,
+    /// The reward: 1 is a success (within 1e-6, as τ-bench counts it).
+    pub reward: f64,
+}
+
+impl Trial {
+    /// Whether the attempt succeeded: a reward of 1 (within 1e-6), as τ-bench's `is_successful`.
+    pub fn is_success(&self) -> bool {
+        (1.0 - 1e-6..=1.0 + 1e-6).contains(&self.reward)
+    }
 }
 
 /// One thing that happened in a session.

@@ -46,6 +46,10 @@ pub struct Report {
     /// (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge: Option<crate::judge::in_report::JudgeReport>,
+    /// Repeated trials of tasks and their pass^k and pass@k, when sessions name their task and
+    /// have a reward (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trials: Option<crate::metrics::trials::Trials>,
 }
 
 impl Report {

@@ -10,10 +10,12 @@ mod problems;
 mod selection;
 mod sessions;
 mod tasks;
+mod trials;
 
 use toolscope_core::judge::in_report::JudgeReport;
 use toolscope_core::metrics::selection::Selection;
 use toolscope_core::metrics::task_actions::TaskActions;
+use toolscope_core::metrics::trials::Trials;
 use toolscope_core::Report;
 
 use crate::markup::Markup;
@@ -36,6 +38,7 @@ enum Section<'r> {
     Problems,
     Selection(&'r Selection),
     TaskActions(&'r TaskActions),
+    Trials(&'r Trials),
     Judge(&'r JudgeReport),
     Drift,
     Diagnostics,
@@ -48,6 +51,7 @@ impl Section<'_> {
         let mut sections = vec![Section::Overview, Section::Problems];
         sections.extend(report.selection.as_ref().map(Section::Selection));
         sections.extend(report.tasks.as_ref().map(Section::TaskActions));
+        sections.extend(report.trials.as_ref().map(Section::Trials));
         sections.extend(report.judge.as_ref().map(Section::Judge));
         if !report.drift.is_empty() {
             sections.push(Section::Drift);
@@ -63,6 +67,7 @@ impl Section<'_> {
             Section::Problems => "problems",
             Section::Selection(_) => "selection",
             Section::TaskActions(_) => "task-actions",
+            Section::Trials(_) => "trials",
             Section::Judge(_) => "judge",
             Section::Drift => "drift",
             Section::Diagnostics => "diagnostics",
@@ -77,6 +82,7 @@ impl Section<'_> {
             Section::Problems => "Problems",
             Section::Selection(_) => "Selection",
             Section::TaskActions(_) => "Task actions",
+            Section::Trials(_) => "Repeated trials",
             Section::Judge(_) => "Judge",
             Section::Drift => "Schema drift",
             Section::Diagnostics => "Diagnostics",
@@ -91,6 +97,7 @@ impl Section<'_> {
             Section::Problems => problems::problems(markup, report),
             Section::Selection(selection) => selection::selection(markup, selection),
             Section::TaskActions(tasks) => tasks::task_actions(markup, tasks),
+            Section::Trials(found) => trials::trials(markup, found),
             Section::Judge(judge) => judge::judge(markup, judge),
             Section::Drift => drift::drift(markup, &report.drift),
             Section::Diagnostics => diagnostics::diagnostics(markup, &report.diagnostics),
