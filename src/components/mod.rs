@@ -3,6 +3,7 @@
 pub mod app;
 mod charts;
 mod filters;
+mod findings;
 mod inputs;
 mod judge;
 mod judge_tables;

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use toolscope_core::checks::problem::ProblemKind;
 use toolscope_core::metrics::rate::Rate;
 
+use super::findings::FindingsList;
 use super::table::header;
 use super::tasks::{task_detail, task_value, TaskTable, SECTION_ID};
 use super::trials::TrialsTable;
@@ -43,6 +44,7 @@ pub fn Overview() -> impl IntoView {
             .map(|selection| selection.tool_accuracy);
         let tasks = report.tasks.clone();
         let trials = report.trials.clone();
+        let findings = report.findings.clone();
         let task_card = tasks.as_ref().map(|tasks| {
             let scroll = |_| {
                 if let Some(section) = document().get_element_by_id(SECTION_ID) {
@@ -140,6 +142,7 @@ pub fn Overview() -> impl IntoView {
                     })}
                 {task_card}
             </div>
+            {(!findings.is_empty()).then(|| view! { <FindingsList findings/> })}
             {tasks.map(|tasks| view! { <TaskTable tasks/> })}
             {trials.map(|trials| view! { <TrialsTable trials/> })}
             <h2>"Problems by kind"</h2>

@@ -619,3 +619,70 @@ fn score_prints_pass_hat_k_of_tau_bench_runs_with_tau_benchs_own_figure_beside()
         ]
     );
 }
+
+#[test]
+fn report_prints_the_top_findings_each_with_its_fix() {
+    let output = toolscope()
+        .args([
+            "report",
+            "--tools",
+            &fixture("seed/tools.json"),
+            "--rules",
+            &fixture("seed/rules.json"),
+        ])
+        .args(["--labels", &fixture("seed/selection_labels.jsonl")])
+        .arg(fixture("seed/selection_sessions.jsonl"))
+        .arg(fixture("seed/calls.json"))
+        .output()
+        .unwrap();
+    let lines = stdout_lines(&output);
+    let start = lines
+        .iter()
+        .position(|line| line.starts_with("findings ("))
+        .expect("a findings block");
+    assert_eq!(
+        lines[start],
+        "findings (6, most sessions first; the first 5, --json has every one):"
+    );
+    assert_eq!(
+        lines[start + 1],
+        "1. [catalog] search_docs called, but the agent has no such tool: 3 calls in 3 sessions"
+    );
+    assert_eq!(
+        lines[start + 3],
+        "2. [prompt] issue_refund called before lookup_order: 2 calls in 2 sessions"
+    );
+    assert_eq!(lines.len(), start + 11);
+    let json = toolscope()
+        .args([
+            "report",
+            "--json",
+            "--tools",
+            &fixture("seed/tools.json"),
+            "--rules",
+            &fixture("seed/rules.json"),
+        ])
+        .args(["--labels", &fixture("seed/selection_labels.jsonl")])
+        .arg(fixture("seed/selection_sessions.jsonl"))
+        .arg(fixture("seed/calls.json"))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let ids: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "unknown_tool:search_docs",
+            "order:issue_refund called before lookup_order",
+            "confused_tools:lookup_order→search_docs",
+            "over_calling:none→search_docs",
+            "schema:issue_refund",
+            "unknown_tool:refund_order",
+        ]
+    );
+}

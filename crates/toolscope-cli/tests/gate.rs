@@ -113,6 +113,12 @@ fn the_seeds_drift_alert_passes_its_example_week_and_fires_on_a_drift() {
         markdown.contains("| ❌ | selection.tool\\_accuracy &gt;= 0.90 |"),
         "{markdown}"
     );
+    // The run's top findings follow, with their fixes.
+    assert!(markdown.contains("### What to fix first ("), "{markdown}");
+    assert!(
+        markdown.contains("1. **tool description**: search\\_web chosen where get\\_stock was expected: 19 turns in 19 sessions"),
+        "{markdown}"
+    );
     let appended = std::fs::read_to_string(&summary).unwrap();
     assert_eq!(
         appended,

@@ -242,11 +242,11 @@ fn python_events(html: &str) -> Vec<Value> {
 }
 
 /// The elements the report writes (plotters' SVG ones included), as html.parser names them.
-const ELEMENTS: [&str; 41] = [
+const ELEMENTS: [&str; 43] = [
     "html", "head", "meta", "title", "style", "body", "header", "nav", "main", "section", "footer",
-    "h1", "h2", "h3", "p", "div", "span", "small", "code", "a", "ul", "li", "dl", "dt", "dd",
-    "table", "thead", "tbody", "tr", "th", "td", "details", "summary", "figure", "svg", "rect",
-    "text", "circle", "line", "polyline", "polygon",
+    "h1", "h2", "h3", "p", "div", "span", "small", "code", "a", "ul", "ol", "li", "strong", "dl",
+    "dt", "dd", "table", "thead", "tbody", "tr", "th", "td", "details", "summary", "figure", "svg",
+    "rect", "text", "circle", "line", "polyline", "polygon",
 ];
 
 /// The attributes the report writes (plotters' SVG ones included), as html.parser names them.

@@ -228,7 +228,14 @@ impl Analysis {
                 .iter()
                 .filter(|session| filter.keeps_session(session)),
         );
-        Report {
+        let descriptions = crate::findings::tool_descriptions(
+            parts.catalog_tools.as_deref(),
+            parts
+                .sessions
+                .iter()
+                .filter(|session| filter.keeps_session(session)),
+        );
+        let mut report = Report {
             toolscope_version: crate::VERSION.to_string(),
             inputs: parts.inputs.clone(),
             summary,
@@ -241,7 +248,10 @@ impl Analysis {
             diagnostics: parts.diagnostics.clone(),
             judge,
             trials,
-        }
+            findings: Vec::new(),
+        };
+        report.findings = crate::findings::findings(&report, &descriptions);
+        report
     }
 
     /// Adds a judge's verdicts (from a run in the page) to the kept ones and recomputes the whole
@@ -355,6 +365,7 @@ fn empty_report() -> Report {
         diagnostics: Vec::new(),
         judge: None,
         trials: None,
+        findings: Vec::new(),
     }
 }
 

@@ -83,7 +83,9 @@ impl Parts {
             &problems,
         );
         let trials = crate::metrics::trials::summarize_trials(&self.sessions);
-        Report {
+        let descriptions =
+            crate::findings::tool_descriptions(self.catalog_tools.as_deref(), &self.sessions);
+        let mut report = Report {
             toolscope_version: crate::VERSION.to_string(),
             inputs: self.inputs,
             summary,
@@ -96,7 +98,10 @@ impl Parts {
             diagnostics: self.diagnostics,
             judge,
             trials,
-        }
+            findings: Vec::new(),
+        };
+        report.findings = crate::findings::findings(&report, &descriptions);
+        report
     }
 
     /// Keeps everything for drilling down and filtering.

@@ -29,6 +29,7 @@ pub mod checks;
 pub mod compare;
 pub mod diagnostic;
 pub mod drift;
+pub mod findings;
 pub mod formats;
 pub mod gate;
 mod input;

@@ -50,7 +50,7 @@ pub fn run(args: &GateArgs) -> Result<Outcome> {
         &current,
         baseline.as_ref().map(|(report, _)| report),
     );
-    let text = markdown(&result, args.report_url.as_deref());
+    let text = markdown(&result, args.report_url.as_deref(), &current.findings);
     if let Some(path) = &args.markdown {
         std::fs::write(path, &text).with_context(|| format!("writing {}", path.display()))?;
     }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use anyhow::Result;
 use toolscope_core::checks::problem::python_repr;
+use toolscope_core::findings::Finding;
 use toolscope_core::judge::in_report::JudgeReport;
 use toolscope_core::metrics::selection::{seed_report_lines, Selection, ToolRow};
 use toolscope_core::metrics::task_actions::TaskActions;
@@ -213,8 +214,40 @@ pub fn print_summary(report: &Report) -> Result<()> {
             out.line(line)?;
         }
     }
+    for line in finding_lines(&report.findings) {
+        out.line(line)?;
+    }
     out.flush()?;
     Ok(())
+}
+
+/// Findings printed by `report`; the JSON has every one.
+const FINDINGS_SHOWN: usize = 5;
+
+/// "findings (3, worst first):", then per finding "1. [prompt] title" and its fix.
+pub fn finding_lines(findings: &[Finding]) -> Vec<String> {
+    if findings.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec![format!(
+        "findings ({}, most sessions first{}):",
+        findings.len(),
+        if findings.len() > FINDINGS_SHOWN {
+            format!("; the first {FINDINGS_SHOWN}, --json has every one")
+        } else {
+            String::new()
+        }
+    )];
+    for (rank, finding) in findings.iter().take(FINDINGS_SHOWN).enumerate() {
+        lines.push(format!(
+            "{}. [{}] {}",
+            rank + 1,
+            finding.fix.as_str(),
+            finding.title
+        ));
+        lines.push(format!("   fix: {}", finding.fix_detail));
+    }
+    lines
 }
 
 /// Per criterion: passes over the scored verdicts, and the unscored ones apart, by cause; then

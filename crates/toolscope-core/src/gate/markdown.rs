@@ -2,13 +2,18 @@
 //! every name from the traces escaped so it renders as text, and never larger than GitHub takes.
 
 use super::{Check, GateResult, Status};
+use crate::findings::Finding;
 
 /// GitHub's limit on a step summary is 1 MiB; stay under it with room for the rest of a job's.
 pub const MAX_MARKDOWN_BYTES: usize = 1_000_000;
 
+/// Findings listed under the checks.
+pub const FINDINGS_SHOWN: usize = 5;
+
 /// The Markdown: a heading with the outcome, a link to the full report when given, a table of
-/// the checks (failed, then passed, then skipped), cut with a note past `MAX_MARKDOWN_BYTES`.
-pub fn markdown(result: &GateResult, report_url: Option<&str>) -> String {
+/// the checks (failed, then passed, then skipped), then the run's top findings with their fixes;
+/// cut with a note past `MAX_MARKDOWN_BYTES`.
+pub fn markdown(result: &GateResult, report_url: Option<&str>, findings: &[Finding]) -> String {
     let failed = result.failed();
     let mut out = String::new();
     if result.passed {
@@ -54,6 +59,24 @@ pub fn markdown(result: &GateResult, report_url: Option<&str>) -> String {
             return out;
         }
         out.push_str(&row);
+    }
+    if !findings.is_empty() {
+        let mut section = format!(
+            "\n### What to fix first ({} findings, most sessions first)\n\n",
+            findings.len()
+        );
+        for (rank, finding) in findings.iter().take(FINDINGS_SHOWN).enumerate() {
+            section.push_str(&format!(
+                "{}. **{}**: {} — {}\n",
+                rank + 1,
+                finding.fix.as_str(),
+                escape(&finding.title),
+                escape(&finding.fix_detail)
+            ));
+        }
+        if out.len() + section.len() <= MAX_MARKDOWN_BYTES {
+            out.push_str(&section);
+        }
     }
     out
 }
@@ -131,7 +154,7 @@ mod tests {
                 ),
             ],
         };
-        let text = markdown(&result, Some("https://example.org/r(1)"));
+        let text = markdown(&result, Some("https://example.org/r(1)"), &[]);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "## toolscope gate: failed (1 of 2 checks)");
         assert_eq!(lines[2], "[The full report](https://example.org/r%281%29)");
@@ -142,7 +165,7 @@ mod tests {
         );
         assert!(lines[7].starts_with("| ✅ |"));
         assert_eq!(
-            markdown(&result, Some("javascript:alert(1)"))
+            markdown(&result, Some("javascript:alert(1)"), &[])
                 .lines()
                 .nth(2),
             Some("[The full report](#)")
@@ -165,6 +188,7 @@ mod tests {
                 checks,
             },
             None,
+            &[],
         );
         assert!(text.len() <= MAX_MARKDOWN_BYTES);
         assert!(text

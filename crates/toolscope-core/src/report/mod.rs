@@ -50,6 +50,10 @@ pub struct Report {
     /// have a reward (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trials: Option<crate::metrics::trials::Trials>,
+    /// What went wrong across sessions, grouped and ranked, each with its fix (absent when
+    /// nothing did).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<crate::findings::Finding>,
 }
 
 impl Report {

@@ -93,6 +93,9 @@ pub struct ToolUsage {
     pub problems: u64,
     /// Error results of its calls.
     pub errors: u64,
+    /// Sessions with at least one error result of its calls.
+    #[serde(default)]
+    pub sessions_with_errors: u64,
 }
 
 /// Builds the summary, the per-session rows (worst first) and the per-tool rows from each
@@ -123,7 +126,9 @@ pub fn summarize_checks<'s>(
             }
         }
         for (tool, errors) in &found.errors_by_tool {
-            tools.entry(tool.clone()).or_default().errors += errors;
+            let usage = tools.entry(tool.clone()).or_default();
+            usage.errors += errors;
+            usage.sessions_with_errors += u64::from(*errors > 0);
         }
         let mut failed_steps: BTreeSet<usize> = BTreeSet::new();
         let mut by_kind: BTreeMap<ProblemKind, u64> = BTreeMap::new();

@@ -3,6 +3,7 @@
 
 mod diagnostics;
 mod drift;
+mod findings;
 mod header;
 mod judge;
 mod overview;
@@ -35,6 +36,7 @@ const FULL_REPORT: &str = "the report JSON (toolscope report --json) has every o
 /// A section of the document; the ones the report has no data for are left out.
 enum Section<'r> {
     Overview,
+    Findings,
     Problems,
     Selection(&'r Selection),
     TaskActions(&'r TaskActions),
@@ -48,7 +50,11 @@ enum Section<'r> {
 impl Section<'_> {
     /// The sections the report has, in document order.
     fn of(report: &Report) -> Vec<Section<'_>> {
-        let mut sections = vec![Section::Overview, Section::Problems];
+        let mut sections = vec![Section::Overview];
+        if !report.findings.is_empty() {
+            sections.push(Section::Findings);
+        }
+        sections.push(Section::Problems);
         sections.extend(report.selection.as_ref().map(Section::Selection));
         sections.extend(report.tasks.as_ref().map(Section::TaskActions));
         sections.extend(report.trials.as_ref().map(Section::Trials));
@@ -64,6 +70,7 @@ impl Section<'_> {
     fn id(&self) -> &'static str {
         match self {
             Section::Overview => "overview",
+            Section::Findings => "findings",
             Section::Problems => "problems",
             Section::Selection(_) => "selection",
             Section::TaskActions(_) => "task-actions",
@@ -79,6 +86,7 @@ impl Section<'_> {
     fn heading(&self) -> &'static str {
         match self {
             Section::Overview => "Overview",
+            Section::Findings => "What to fix first",
             Section::Problems => "Problems",
             Section::Selection(_) => "Selection",
             Section::TaskActions(_) => "Task actions",
@@ -94,6 +102,7 @@ impl Section<'_> {
     fn write(&self, markup: &mut Markup, report: &Report) {
         match self {
             Section::Overview => overview::overview(markup, report),
+            Section::Findings => findings::findings(markup, &report.findings),
             Section::Problems => problems::problems(markup, report),
             Section::Selection(selection) => selection::selection(markup, selection),
             Section::TaskActions(tasks) => tasks::task_actions(markup, tasks),
