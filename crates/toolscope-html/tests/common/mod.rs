@@ -77,10 +77,10 @@ pub struct Document {
 const VOID_ELEMENTS: [&str; 1] = ["meta"];
 
 /// Every element this crate writes, with plotters' SVG elements.
-pub const EXPECTED_ELEMENTS: [&str; 37] = [
+pub const EXPECTED_ELEMENTS: [&str; 39] = [
     "html", "head", "meta", "title", "style", "body", "header", "nav", "main", "section", "footer",
-    "h1", "h2", "h3", "p", "div", "span", "small", "code", "a", "ul", "li", "dl", "dt", "dd",
-    "table", "thead", "tbody", "tr", "th", "td", "details", "summary", "figure",
+    "h1", "h2", "h3", "p", "div", "span", "small", "code", "a", "ul", "ol", "li", "strong", "dl",
+    "dt", "dd", "table", "thead", "tbody", "tr", "th", "td", "details", "summary", "figure",
     // plotters' SVG backend
     "svg", "rect", "text",
 ];
