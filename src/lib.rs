@@ -15,6 +15,7 @@ pub mod route;
 mod state;
 mod url;
 pub mod worker;
+mod worker_compare;
 mod worker_judge;
 mod worker_share;
 

@@ -61,6 +61,13 @@ pub enum Request {
     },
     /// Stop the judge run: nothing more is sent; the calls not judged are `not_run`.
     JudgeCancel { job: u32 },
+    /// Compare two parts of the last analysis (the whole run, or one agent's sessions), as
+    /// `toolscope diff` compares two runs; answered with [`Reply::Compared`].
+    Compare {
+        job: u32,
+        base: CompareSide,
+        current: CompareSide,
+    },
     /// Seal the files (one blob each) under `key` (base64url) with `nonce` (12 fresh bytes).
     Seal {
         job: u32,
@@ -225,4 +232,33 @@ pub enum Reply {
     },
     /// The HTML report, exactly as `toolscope report --html` writes it for the same inputs.
     Html { job: u32, html: String },
+    /// A comparison ([`CompareView`] as compact JSON) of the sides asked.
+    Compared {
+        job: u32,
+        base: CompareSide,
+        current: CompareSide,
+        view: String,
+    },
+}
+
+/// One side of a comparison in the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CompareSide {
+    /// Every session.
+    All,
+    /// One agent's sessions.
+    Agent { agent: String },
+}
+
+/// What the comparison view shows: the diff, the confusion cells in both, and every metric per
+/// agent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareView {
+    /// The two sides compared, as `toolscope diff` compares runs.
+    pub diff: toolscope_core::compare::diff::Diff,
+    /// The confusion matrix's cells in both (empty without labels).
+    pub confusion: Vec<toolscope_core::compare::confusion::CellChange>,
+    /// Every metric, one column per agent, over the whole run.
+    pub agents: toolscope_core::gate::metric::AgentTable,
 }

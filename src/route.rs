@@ -21,18 +21,21 @@ pub enum View {
     Session,
     /// A judge's verdicts, when a verdicts file was given.
     Judge,
+    /// Two parts of the run compared (agents against each other), and every metric per agent.
+    Compare,
     /// Problems with the input files.
     Inputs,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 6] = [
+    pub const ALL: [View; 7] = [
         View::Overview,
         View::Problems,
         View::Selection,
         View::Session,
         View::Judge,
+        View::Compare,
         View::Inputs,
     ];
 
@@ -44,6 +47,7 @@ impl View {
             View::Selection => "selection",
             View::Session => "session",
             View::Judge => "judge",
+            View::Compare => "compare",
             View::Inputs => "inputs",
         }
     }
@@ -56,6 +60,7 @@ impl View {
             View::Selection => "Selection",
             View::Session => "Session",
             View::Judge => "Judge",
+            View::Compare => "Compare",
             View::Inputs => "Inputs",
         }
     }
@@ -86,6 +91,8 @@ pub struct Route {
     pub session_id: Option<String>,
     /// The call brought into view in the opened session: its step.
     pub step: Option<usize>,
+    /// The comparison chosen: (base, current), each an agent or `*` for every session.
+    pub compare: Option<(String, String)>,
     /// The confusion cell opened: (expected, actual).
     pub cell: Option<(String, String)>,
     /// The heatmap's scale.
@@ -113,6 +120,11 @@ impl Route {
                 "tool" if !value.is_empty() => route.filter.tool = Some(value),
                 "kind" => route.filter.kind = parse_kind(&value),
                 "session" if !value.is_empty() => route.session_id = Some(value),
+                "compare" => {
+                    route.compare = value
+                        .split_once('~')
+                        .map(|(base, current)| (base.to_string(), current.to_string()))
+                }
                 "call" => route.step = value.parse().ok().filter(|step| *step > 0),
                 "cell" => {
                     route.cell = value
@@ -159,6 +171,9 @@ impl Route {
                 out.append_pair("call", &step.to_string());
             }
         }
+        if let Some((base, current)) = &self.compare {
+            out.append_pair("compare", &format!("{base}~{current}"));
+        }
         if let Some((expected, actual)) = &self.cell {
             out.append_pair("cell", &format!("{expected}~{actual}"));
         }
@@ -193,6 +208,7 @@ mod tests {
             },
             session_id: Some("s#2".into()),
             step: Some(3),
+            compare: Some(("support-v1".into(), "*".into())),
             cell: Some(("lookup_order".into(), "none".into())),
             scale: Scale::RowShares,
             is_demo: true,

@@ -15,7 +15,9 @@ use crate::client::WorkerClient;
 use toolscope_core::judge::cost::RunEstimate;
 
 use crate::judge_form::JudgeFormValues;
-use crate::protocol::{FileSpec, HostedFile, Reply, Request, RoleUsed, Step};
+use crate::protocol::{
+    CompareSide, CompareView, FileSpec, HostedFile, Reply, Request, RoleUsed, Step,
+};
 use crate::route::Route;
 use toolscope_charts::HEATMAP_TOOLS;
 
@@ -25,6 +27,23 @@ pub const SHARE_JOB: u32 = u32::MAX;
 
 /// The job number of judge runs: their replies go to the judge tab's run controls.
 pub const JUDGE_JOB: u32 = u32::MAX - 1;
+
+/// The job number of comparisons: their replies go to the comparison view.
+pub const COMPARE_JOB: u32 = u32::MAX - 2;
+
+/// What the comparison view has from the worker.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum CompareStatus {
+    /// Nothing asked yet.
+    #[default]
+    Idle,
+    /// Asked for these sides, not answered.
+    Running(CompareSide, CompareSide),
+    /// The comparison of these sides.
+    Ready(Arc<CompareView>),
+    /// What went wrong.
+    Failed(String),
+}
 
 /// A judge run's plan, as the worker made it.
 #[derive(Debug, Clone, PartialEq)]
@@ -153,6 +172,8 @@ pub struct AppState {
     /// Whether the report holds verdicts of judge runs made in this page (which a share then
     /// carries as one more verdicts file).
     pub has_run_verdicts: RwSignal<bool>,
+    /// The comparison view's comparison.
+    pub compare: RwSignal<CompareStatus>,
     client: StoredValue<Option<WorkerClient>, LocalStorage>,
     job: StoredValue<u32>,
     next_key: StoredValue<u32>,
@@ -177,6 +198,7 @@ impl AppState {
             judge_form: RwSignal::new(JudgeFormValues::default()),
             judge: RwSignal::new(JudgeStatus::default()),
             has_run_verdicts: RwSignal::new(false),
+            compare: RwSignal::new(CompareStatus::Idle),
             client: StoredValue::new_local(None),
             job: StoredValue::new(0),
             next_key: StoredValue::new(0),
@@ -400,6 +422,7 @@ impl AppState {
         let (specs, blobs) = self.specs_and_blobs();
         self.share.set(ShareStatus::Idle);
         self.has_run_verdicts.set(false);
+        self.compare.set(CompareStatus::Idle);
         self.status.set(Status::Running(None));
         self.send(
             &Request::Analyze {
@@ -503,6 +526,23 @@ impl AppState {
                     .collect(),
             )
         })
+    }
+
+    /// Asks the worker to compare two parts of the run (see [`CompareSide`]).
+    pub fn request_compare(&self, base: CompareSide, current: CompareSide) {
+        if self.report.with_untracked(Option::is_none) {
+            return;
+        }
+        self.compare
+            .set(CompareStatus::Running(base.clone(), current.clone()));
+        self.send(
+            &Request::Compare {
+                job: COMPARE_JOB,
+                base,
+                current,
+            },
+            &[],
+        );
     }
 
     /// Stops the judge run: nothing more is sent.
@@ -675,6 +715,27 @@ impl AppState {
                         .judge
                         .update(|judge| judge.error = Some(format!("unreadable report: {error}"))),
                 }
+            }
+            // Only the answer to the last question: an earlier one (other sides, or asked before
+            // the files changed and the status went back to Idle) is dropped.
+            Reply::Compared {
+                view,
+                base,
+                current,
+                ..
+            } if self.compare.with_untracked(|status| {
+                *status == CompareStatus::Running(base.clone(), current.clone())
+            }) =>
+            {
+                match serde_json::from_str::<CompareView>(&view) {
+                    Ok(view) => self.compare.set(CompareStatus::Ready(Arc::new(view))),
+                    Err(error) => self.compare.set(CompareStatus::Failed(format!(
+                        "unreadable comparison: {error}"
+                    ))),
+                }
+            }
+            Reply::Failed { job, message } if job == COMPARE_JOB => {
+                self.compare.set(CompareStatus::Failed(message))
             }
             Reply::Failed { job, message } if job == JUDGE_JOB => self.judge.update(|judge| {
                 judge.is_running = false;

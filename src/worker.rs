@@ -288,6 +288,25 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) -> Optio
             }
         }
         Request::JudgeCancel { job } => crate::worker_judge::cancel(job),
+        Request::Compare { job, base, current } => {
+            let view = ANALYSIS.with(|kept| {
+                kept.borrow()
+                    .as_ref()
+                    .map(|analysis| crate::worker_compare::compare(analysis, &base, &current))
+            });
+            send(match view {
+                Some(view) => Reply::Compared {
+                    job,
+                    base,
+                    current,
+                    view,
+                },
+                None => Reply::Failed {
+                    job,
+                    message: "nothing has been analysed yet".into(),
+                },
+            });
+        }
         Request::Filter { job, filter } => {
             let view = ANALYSIS.with(|kept| {
                 kept.borrow()

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::compare::ComparePanel;
 use super::filters::Filters;
 use super::inputs::InputsView;
 use super::judge::JudgeView;
@@ -125,6 +126,7 @@ pub fn App() -> impl IntoView {
                         View::Selection => view! { <SelectionView/> }.into_any(),
                         View::Session => view! { <SessionView/> }.into_any(),
                         View::Judge => view! { <JudgeView/> }.into_any(),
+                        View::Compare => view! { <ComparePanel/> }.into_any(),
                         View::Inputs => view! { <InputsView/> }.into_any(),
                     }}
                 </section>

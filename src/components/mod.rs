@@ -2,6 +2,7 @@
 
 pub mod app;
 mod charts;
+mod compare;
 mod filters;
 mod findings;
 mod inputs;

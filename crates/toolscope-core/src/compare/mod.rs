@@ -4,6 +4,7 @@
 //! difference; ratios such as F1 a paired bootstrap over sessions, seeded; and many tools at once
 //! Holm's step-down correction. docs/compare.md says what each assumes, in plain words.
 
+pub mod confusion;
 pub mod diff;
 pub mod observe;
 pub mod stats;

@@ -238,3 +238,98 @@ mod tests {
             .is_empty());
     }
 }
+
+/// Every metric, one column per agent (sessions without an agent id are not a column): what
+/// the page's comparison view shows as its per-agent table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentTable {
+    /// The agents, in name order.
+    pub agents: Vec<String>,
+    /// Per metric (in name order), each agent's value, None where it has none.
+    pub rows: Vec<AgentRow>,
+}
+
+/// One metric across agents.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentRow {
+    /// The metric.
+    pub metric: String,
+    /// Each agent's value, in the table's agent order.
+    pub values: Vec<Option<MetricValue>>,
+}
+
+/// The per-agent table of `report`: the same values a gate reads, one agent at a time.
+pub fn agent_table(report: &Report) -> AgentTable {
+    let agents: Vec<String> = report
+        .sessions
+        .iter()
+        .filter_map(|session| session.agent_id.clone())
+        .collect::<std::collections::BTreeSet<String>>()
+        .into_iter()
+        .collect();
+    let columns: Vec<BTreeMap<String, MetricValue>> = agents
+        .iter()
+        .map(|agent| metric_values(report, Some(Some(agent.as_str()))))
+        .collect();
+    let metrics: std::collections::BTreeSet<&String> =
+        columns.iter().flat_map(|column| column.keys()).collect();
+    let rows = metrics
+        .into_iter()
+        .map(|metric| AgentRow {
+            metric: metric.clone(),
+            values: columns
+                .iter()
+                .map(|column| column.get(metric).copied())
+                .collect(),
+        })
+        .collect();
+    AgentTable { agents, rows }
+}
+
+#[cfg(test)]
+mod agent_table_tests {
+    use super::*;
+    use crate::{Analysis, InputFile, Options, Role};
+
+    #[test]
+    fn one_column_per_agent_with_each_agents_own_values() {
+        let sessions = br#"{"session_id": "a1", "agent_id": "v1", "events": [{"type": "user", "content": "q"}, {"type": "tool_use", "name": "lookup", "args": {}}]}
+{"session_id": "a2", "agent_id": "v1", "events": [{"type": "user", "content": "q"}, {"type": "tool_use", "name": "search", "args": {}}]}
+{"session_id": "b1", "agent_id": "v2", "events": [{"type": "user", "content": "q"}, {"type": "tool_use", "name": "lookup", "args": {}}]}
+{"session_id": "c1", "events": [{"type": "user", "content": "q"}]}
+"#;
+        let labels = br#"{"session_id": "a1", "turn": 0, "expected_tool": "lookup"}
+{"session_id": "a2", "turn": 0, "expected_tool": "lookup"}
+{"session_id": "b1", "turn": 0, "expected_tool": "lookup"}
+"#;
+        let report = Analysis::new(
+            &[
+                InputFile::new("s.jsonl", sessions, Role::Traces),
+                InputFile::new("l.jsonl", labels, Role::Labels),
+            ],
+            &Options::default(),
+            &mut |_| {},
+        )
+        .report()
+        .clone();
+        let table = agent_table(&report);
+        assert_eq!(table.agents, ["v1", "v2"]);
+        let accuracy = table
+            .rows
+            .iter()
+            .find(|row| row.metric == "selection.tool_accuracy")
+            .unwrap();
+        let values: Vec<Option<(u64, u64)>> = accuracy
+            .values
+            .iter()
+            .map(|value| value.map(|value| (value.num, value.den)))
+            .collect();
+        assert_eq!(values, [Some((1, 2)), Some((1, 1))]);
+        let search = table
+            .rows
+            .iter()
+            .find(|row| row.metric == "per_tool.search.precision")
+            .unwrap();
+        assert!(search.values[1].is_none(), "v2 never called search");
+    }
+}
