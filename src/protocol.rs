@@ -249,6 +249,8 @@ pub enum CompareSide {
     All,
     /// One agent's sessions.
     Agent { agent: String },
+    /// The baseline report given beside the traces (a file of role `baseline`).
+    Baseline,
 }
 
 /// What the comparison view shows: the diff, the confusion cells in both, and every metric per

@@ -295,12 +295,13 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) -> Optio
                     .map(|analysis| crate::worker_compare::compare(analysis, &base, &current))
             });
             send(match view {
-                Some(view) => Reply::Compared {
+                Some(Ok(view)) => Reply::Compared {
                     job,
                     base,
                     current,
                     view,
                 },
+                Some(Err(message)) => Reply::Failed { job, message },
                 None => Reply::Failed {
                     job,
                     message: "nothing has been analysed yet".into(),

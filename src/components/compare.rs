@@ -19,13 +19,16 @@ const CASES_SHOWN: usize = 100;
 /// "*" in the route: every session.
 const ALL: &str = "*";
 
+/// "+baseline" in the route: the baseline report given beside the traces.
+const BASELINE: &str = "+baseline";
+
 fn side(name: &str) -> CompareSide {
-    if name == ALL {
-        CompareSide::All
-    } else {
-        CompareSide::Agent {
-            agent: name.to_string(),
-        }
+    match name {
+        ALL => CompareSide::All,
+        BASELINE => CompareSide::Baseline,
+        agent => CompareSide::Agent {
+            agent: agent.to_string(),
+        },
     }
 }
 
@@ -34,13 +37,24 @@ fn side(name: &str) -> CompareSide {
 pub fn ComparePanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let agents = move || state.agents.get();
-    // The sides: the route's, else the first two agents (or everything against the first).
+    let has_baseline = move || {
+        state.roles.with(|roles| {
+            roles
+                .iter()
+                .any(|used| used.role == toolscope_core::Role::Baseline)
+        })
+    };
+    // The sides: the route's, else the baseline report against every session, else the first
+    // two agents (or everything against the first).
     let sides = Memo::new(move |_| {
         state
             .route
             .with(|route| route.compare.clone())
             .unwrap_or_else(|| {
                 let agents = state.agents.get();
+                if has_baseline() {
+                    return (BASELINE.to_string(), ALL.to_string());
+                }
                 match agents.as_slice() {
                     [first, second, ..] => (first.clone(), second.clone()),
                     [only] => (ALL.to_string(), only.clone()),
@@ -75,6 +89,7 @@ pub fn ComparePanel() -> impl IntoView {
                     on:change=move |event| choose(is_base, event_target_value(&event))
                 >
                     <option value=ALL>"every session"</option>
+                    {move || has_baseline().then(|| view! { <option value=BASELINE>"the baseline report"</option> })}
                     {move || agents().into_iter().map(|agent| {
                         let label = format!("agent {agent}");
                         view! { <option value=agent>{label}</option> }
@@ -104,10 +119,12 @@ pub fn ComparePanel() -> impl IntoView {
     };
     view! {
         <p class="hint">
-            "Agents in one export are usually versions of one agent: compare one against another \
-             (or against every session) as toolscope diff compares two runs. Different sessions do \
-             not pair, so yes/no metrics get the two-proportion test and Newcombe's interval, ratios an \
-             unpaired bootstrap (seed 0); \"too few cases\" below 20. The filters above do not apply here."
+            "Compare this run with another (drop its report JSON, from toolscope report --json, \
+             beside the traces: the baseline report), or agents with each other (agents in one export \
+             are usually versions of one agent), as toolscope diff compares two runs: sessions pair \
+             by id, else yes/no metrics get the two-proportion test and Newcombe's interval and \
+             ratios an unpaired bootstrap (seed 0); \"too few cases\" below 20. The filters above do \
+             not apply here."
         </p>
         <div class="judge-fields">
             {picker(true, "Baseline", "compare-base")}

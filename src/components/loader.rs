@@ -15,13 +15,14 @@ use crate::state::{AppState, Status};
 const DEMO_FILES: [&str; 4] = ["tools.json", "rules.json", "sessions.jsonl", "labels.jsonl"];
 
 /// The roles a user can choose, as (value, label).
-const ROLES: [(Role, &str); 6] = [
+const ROLES: [(Role, &str); 7] = [
     (Role::Traces, "traces"),
     (Role::Catalog, "tool catalog"),
     (Role::Rules, "ordering rules"),
     (Role::Labels, "labels"),
     (Role::Verdicts, "judge verdicts"),
     (Role::HumanVerdicts, "human verdicts"),
+    (Role::Baseline, "baseline report"),
 ];
 
 /// Loads the demo set in place of any files.

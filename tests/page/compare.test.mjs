@@ -66,3 +66,45 @@ test('comparing two agents gives each its own numbers, unpaired, with a verdict'
   assert.equal(await page.getByTestId('compare-current').inputValue(), agents[1]);
   assert.deepEqual(errors, []);
 });
+
+test('a baseline report dropped beside the traces is compared as toolscope diff compares them', async () => {
+  const { mkdtempSync, readFileSync, writeFileSync, copyFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { cli } = await import('./support.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'toolscope-compare-'));
+  for (const name of ['tools.json', 'rules.json', 'labels.jsonl', 'sessions.jsonl']) copyFileSync(join(DEMO, name), join(dir, name));
+  const inputs = ['--tools', 'tools.json', '--rules', 'rules.json', '--labels', 'labels.jsonl'];
+  writeFileSync(join(dir, 'base.json'), cli(['report', '--json', ...inputs, 'sessions.jsonl'], dir));
+  // The current run: every third session calls search_docs where it called lookup_order.
+  const lines = readFileSync(join(dir, 'sessions.jsonl'), 'utf8').split('\n');
+  writeFileSync(join(dir, 'current.jsonl'), lines
+    .map((line, index) => (index % 3 === 0 ? line.replaceAll('"lookup_order"', '"search_docs"') : line)).join('\n'));
+  const expected = JSON.parse(cli(['diff', '--json', ...inputs, 'base.json', 'current.jsonl'], dir));
+
+  const errors = [];
+  const page = await open(shared.browser, shared.server.url, errors);
+  await loadFiles(page, ['tools.json', 'rules.json', 'labels.jsonl', 'current.jsonl', 'base.json'].map((name) => join(dir, name)));
+  const summaries = await page.getByTestId('file-summary').allInnerTexts();
+  assert.match(summaries[4], /^baseline report/);
+  await page.getByTestId('tab-compare').click();
+  assert.equal(await page.getByTestId('compare-base').inputValue(), '+baseline');
+  await page.locator('[data-testid="compare-metrics"] tbody tr').first().waitFor();
+  const value = (side) => (side === null ? '—'
+    : side.value === null ? `— (0/${side.den})` : `${side.value.toFixed(3)} (${side.num}/${side.den})`);
+  const verdicts = { worse: 'worse', better: 'better', no_significant_change: 'no significant change', too_few_cases: 'too few cases', not_in_both: 'not in both runs' };
+  for (const metric of expected.metrics) {
+    const cells = await page.locator(`[data-testid="compare-metrics"] tr[data-metric="${metric.metric}"] td`).allInnerTexts();
+    assert.equal(cells[1], value(metric.base), metric.metric);
+    assert.equal(cells[2], value(metric.current), metric.metric);
+    if (metric.interval) {
+      const [low, high] = metric.interval.map((bound) => `${bound >= 0 ? '+' : ''}${bound.toFixed(3)}`);
+      assert.equal(cells[4], `[${low}, ${high}]`, metric.metric);
+    }
+    assert.equal(cells[6], verdicts[metric.verdict], metric.metric);
+  }
+  const worse = expected.regressed.length;
+  assert.ok(worse > 0, 'turns got worse');
+  assert.match(await page.getByRole('heading', { name: /^Cases that got worse/ }).innerText(), new RegExp(`\\(${worse}\\)$`));
+  assert.deepEqual(errors, []);
+});

@@ -337,6 +337,11 @@ impl Analysis {
         self.parts.catalog_tools.as_deref()
     }
 
+    /// The baseline report given to compare with (a file of role `baseline`), if any.
+    pub fn baseline(&self) -> Option<&Report> {
+        self.parts.baseline.as_deref()
+    }
+
     /// The agents, in order of first appearance.
     pub fn agents(&self) -> Vec<&str> {
         let mut agents: Vec<&str> = Vec::new();

@@ -63,6 +63,8 @@ pub(crate) struct Parts {
     pub(crate) human_verdicts: Vec<HumanVerdict>,
     /// The catalog files' tools; None when no catalog file was given.
     pub(crate) catalog_tools: Option<Vec<ToolDef>>,
+    /// A baseline report given to compare with.
+    pub(crate) baseline: Option<Box<Report>>,
 }
 
 impl Parts {
@@ -124,6 +126,7 @@ pub(crate) fn run(
     let mut summaries = Vec::new();
     let mut sessions: Vec<Session> = Vec::new();
     let mut catalog_tools: Vec<ToolDef> = Vec::new();
+    let mut baseline: Option<Box<Report>> = None;
     let mut catalog_files: Vec<&str> = Vec::new();
     let mut rules = Rules::default();
     let mut labels: Vec<Label> = Vec::new();
@@ -237,6 +240,27 @@ pub(crate) fn run(
                 }
                 verdict_files.push((input.name, start..verdicts.len(), false));
             }
+            Role::Baseline => match serde_json::from_slice::<Report>(input.bytes) {
+                Ok(report) => {
+                    summary.count("baseline sessions", report.sessions.len());
+                    if baseline.is_some() {
+                        diagnostics.push(Diagnostic::warning(
+                            input.name,
+                            None,
+                            "a second baseline report: this one is compared with, not the earlier",
+                        ));
+                    }
+                    baseline = Some(Box::new(report));
+                }
+                Err(error) => diagnostics.push(Diagnostic::error(
+                    input.name,
+                    None,
+                    format!(
+                        "a toolscope report JSON that cannot be read ({error}); make it again with \
+                         this version's toolscope report --json"
+                    ),
+                )),
+            },
             Role::HumanVerdicts => {
                 let read = read_human_verdicts(input.name, input.bytes, &mut diagnostics);
                 summary.count("human verdicts", read.len());
@@ -309,6 +333,7 @@ pub(crate) fn run(
         verdicts,
         human_verdicts,
         catalog_tools: (!catalog_files.is_empty()).then_some(catalog_tools),
+        baseline,
     }
 }
 
@@ -332,6 +357,7 @@ fn role_rank(role: Role) -> u8 {
         Role::Labels => 3,
         Role::Verdicts => 4,
         Role::HumanVerdicts => 5,
+        Role::Baseline => 6,
     }
 }
 

@@ -23,17 +23,21 @@ pub enum Role {
     /// Human verdicts on the judge's criteria, to calibrate the judge against.
     #[serde(rename = "human_verdicts")]
     HumanVerdicts,
+    /// A report JSON of another run (`toolscope report --json`), to compare this one with in
+    /// the page; the report itself does not use it.
+    Baseline,
 }
 
 impl Role {
     /// Every role, in the order files are read.
-    pub const ALL: [Role; 6] = [
+    pub const ALL: [Role; 7] = [
         Role::Catalog,
         Role::Rules,
         Role::Traces,
         Role::Labels,
         Role::Verdicts,
         Role::HumanVerdicts,
+        Role::Baseline,
     ];
 
     /// The name in links, manifests and the report (as serde writes it).
@@ -45,6 +49,7 @@ impl Role {
             Role::Labels => "labels",
             Role::Verdicts => "verdicts",
             Role::HumanVerdicts => "human_verdicts",
+            Role::Baseline => "baseline",
         }
     }
 

@@ -95,6 +95,19 @@ fn role_of(value: &Value) -> (Role, String) {
         Value::Array(items) => items.first(),
         other => Some(other),
     };
+    if let Value::Object(object) = value {
+        if ["toolscope_version", "summary", "sessions"]
+            .iter()
+            .all(|key| object.contains_key(*key))
+        {
+            return (
+                Role::Baseline,
+                "an object with \"toolscope_version\", \"summary\" and \"sessions\": a toolscope \
+                 report, to compare with"
+                    .into(),
+            );
+        }
+    }
     if let Some(record @ Value::Object(_)) = record {
         if crate::judge::verdict_file::looks_like_verdicts(record) {
             return (
