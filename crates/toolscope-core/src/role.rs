@@ -239,6 +239,52 @@ mod tests {
     }
 
     #[test]
+    fn a_report_json_is_a_baseline_and_a_bad_one_is_an_error_naming_the_file() {
+        let report = crate::analyze(
+            &[crate::InputFile::new(
+                "s.jsonl",
+                br#"{"session_id": "a", "events": [{"type": "tool_use", "name": "f", "args": {}}]}"#,
+                Role::Traces,
+            )],
+            &crate::Options::default(),
+        );
+        let text = serde_json::to_string_pretty(&report).unwrap();
+        assert_eq!(role(&text), Role::Baseline);
+        let analysis = crate::Analysis::new(
+            &[crate::InputFile::new(
+                "base.json",
+                text.as_bytes(),
+                Role::Baseline,
+            )],
+            &crate::Options::default(),
+            &mut |_| {},
+        );
+        assert_eq!(analysis.baseline().map(|base| base.sessions.len()), Some(1));
+        assert_eq!(
+            analysis.report().summary.sessions,
+            0,
+            "the report does not use it"
+        );
+        let broken = r#"{"toolscope_version": "0", "summary": [], "sessions": 1}"#;
+        assert_eq!(role(broken), Role::Baseline);
+        let analysis = crate::Analysis::new(
+            &[crate::InputFile::new(
+                "old.json",
+                broken.as_bytes(),
+                Role::Baseline,
+            )],
+            &crate::Options::default(),
+            &mut |_| {},
+        );
+        assert!(analysis.baseline().is_none());
+        let error = analysis.report().diagnostics[0].to_string();
+        assert!(
+            error.starts_with("old.json: error: a toolscope report JSON that cannot be read"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn seed_tools_dict_is_a_catalog() {
         let text = r#"{"lookup_order": {"type": "object", "properties": {}}, "ping": {}}"#;
         assert_eq!(role(text), Role::Catalog);
