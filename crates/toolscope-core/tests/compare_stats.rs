@@ -118,3 +118,47 @@ fn the_statistics_agree_with_scipy() {
         }
     }
 }
+
+#[test]
+fn the_paired_bootstrap_is_the_reference_resampling_draw_for_draw() {
+    use toolscope_core::compare::stats::paired_bootstrap;
+    let mut cases = Cases(7);
+    for (size, seed) in [(1_usize, 0_u64), (7, 1), (40, 20_261_201), (173, u64::MAX)] {
+        let sessions: Vec<[u64; 4]> = (0..size)
+            .map(|_| {
+                let (bd, ad) = (cases.below(6), cases.below(6));
+                [cases.below(bd + 1), bd, cases.below(ad + 1), ad]
+            })
+            .collect();
+        let ours = paired_bootstrap(&sessions, 500, seed, |sample| {
+            let sum = |index: usize| sample.iter().map(|case| case[index]).sum::<u64>();
+            let (bd, ad) = (sum(1), sum(3));
+            if bd == 0 || ad == 0 {
+                return f64::NAN;
+            }
+            sum(2) as f64 / ad as f64 - sum(0) as f64 / bd as f64
+        });
+        let reference = run_reference(
+            "bootstrap_reference.py",
+            &json!({"cases": sessions, "resamples": 500, "seed": seed}),
+        );
+        match (ours, reference["interval"].as_array()) {
+            (Some([low, high]), Some(theirs)) => {
+                close(
+                    low,
+                    &theirs[0],
+                    1e-12,
+                    &format!("low, {size} cases, seed {seed}"),
+                );
+                close(
+                    high,
+                    &theirs[1],
+                    1e-12,
+                    &format!("high, {size} cases, seed {seed}"),
+                );
+            }
+            (None, None) => {}
+            (ours, theirs) => panic!("{size} cases: toolscope {ours:?}, reference {theirs:?}"),
+        }
+    }
+}
