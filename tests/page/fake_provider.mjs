@@ -10,6 +10,11 @@
 // Faults are asked for by the test: `fake.fault = (prompt, seen) => name` where `seen` counts
 // the requests with this prompt, and name is 'rate_limit' (429 with retry-after: 1), 'refusal',
 // 'hang' (answers after `hangMs`) or undefined.
+//
+// For the judge benchmark (bench/judge-fake.mjs): `latencyMs` delays every answer by that long, as
+// a model's think time; `isRecording: false` keeps only the count of requests (`requestCount`),
+// not each one's headers and body; `port` picks the port (0: any free one). `GET /fake/requests`
+// answers that count as `{"requests": n}`.
 
 import { createServer } from 'node:http';
 
@@ -51,9 +56,11 @@ function promptOf(body) {
 const GEMINI_PATH = /^\/v1beta\/models\/[^/:?]+:generateContent$/;
 
 /** Starts the fake; `close()` stops it. */
-export async function startFakeProvider() {
+export async function startFakeProvider({ latencyMs = 0, isRecording = true, port = 0 } = {}) {
   const fake = {
     requests: [],
+    requestCount: 0,
+    latencyMs,
     preflights: [],
     violations: [],
     fault: () => undefined,
@@ -74,6 +81,11 @@ export async function startFakeProvider() {
       response.writeHead(204, { ...cors, 'access-control-max-age': '0' }).end();
       return;
     }
+    if (request.method === 'GET' && request.url === '/fake/requests') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ requests: fake.requestCount }));
+      return;
+    }
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
@@ -85,7 +97,8 @@ export async function startFakeProvider() {
         // A violation below.
       }
       const recorded = { path: request.url, headers: request.headers, body: text };
-      fake.requests.push(recorded);
+      fake.requestCount += 1;
+      if (isRecording) fake.requests.push(recorded);
       const violations = check(recorded, body);
       const answer = (status, json, extra = {}) => {
         response.writeHead(status, { ...cors, 'content-type': 'application/json', ...extra });
@@ -98,7 +111,7 @@ export async function startFakeProvider() {
       }
       const prompt = promptOf(body);
       const seen = (fake.seen.get(prompt) ?? 0) + 1;
-      fake.seen.set(prompt, seen);
+      if (isRecording) fake.seen.set(prompt, seen);
       const fault = fake.fault(prompt, seen);
       if (fault === 'rate_limit') {
         answer(429, { error: { message: 'Rate limit reached, try again in 1s', type: 'rate_limit_error',
@@ -107,10 +120,11 @@ export async function startFakeProvider() {
       }
       const reply = () => answer(200, respond(request.url, prompt, fault));
       if (fault === 'hang') setTimeout(reply, fake.hangMs);
+      else if (fake.latencyMs > 0) setTimeout(reply, fake.latencyMs);
       else reply();
     });
   });
-  await new Promise((ready) => server.listen(0, '127.0.0.1', ready));
+  await new Promise((ready) => server.listen(port, '127.0.0.1', ready));
   fake.origin = `http://127.0.0.1:${server.address().port}`;
   fake.close = () => new Promise((done) => {
     server.closeAllConnections?.();
