@@ -12,9 +12,10 @@
 // 'hang' (answers after `hangMs`) or undefined.
 //
 // For the judge benchmark (bench/judge-fake.mjs): `latencyMs` delays every answer by that long, as
-// a model's think time; `isRecording: false` keeps only the count of requests (`requestCount`),
-// not each one's headers and body; `port` picks the port (0: any free one). `GET /fake/requests`
-// answers that count as `{"requests": n}`.
+// a model's think time; `isRecording: false` keeps only the count of requests (`requestCount`,
+// and `maxInFlight`, the most answered at once), not each one's headers and body; `port` picks the port (0: any free one). `GET /fake/requests`
+// answers those counts as `{"requests": n, "max_in_flight": m}` and starts the next maximum. `preflightMaxAgeS` lets the browser keep a CORS
+// preflight's answer that long (0: every request is preceded by its own preflight).
 
 import { createServer } from 'node:http';
 
@@ -56,10 +57,14 @@ function promptOf(body) {
 const GEMINI_PATH = /^\/v1beta\/models\/[^/:?]+:generateContent$/;
 
 /** Starts the fake; `close()` stops it. */
-export async function startFakeProvider({ latencyMs = 0, isRecording = true, port = 0 } = {}) {
+export async function startFakeProvider({
+  latencyMs = 0, isRecording = true, port = 0, preflightMaxAgeS = 0,
+} = {}) {
   const fake = {
     requests: [],
     requestCount: 0,
+    inFlight: 0,
+    maxInFlight: 0,
     latencyMs,
     preflights: [],
     violations: [],
@@ -77,15 +82,19 @@ export async function startFakeProvider({ latencyMs = 0, isRecording = true, por
       'access-control-expose-headers': 'retry-after, retry-after-ms',
     };
     if (request.method === 'OPTIONS') {
-      fake.preflights.push({ path: request.url, headers: request.headers });
-      response.writeHead(204, { ...cors, 'access-control-max-age': '0' }).end();
+      if (isRecording) fake.preflights.push({ path: request.url, headers: request.headers });
+      response.writeHead(204, { ...cors, 'access-control-max-age': String(preflightMaxAgeS) }).end();
       return;
     }
     if (request.method === 'GET' && request.url === '/fake/requests') {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ requests: fake.requestCount }));
+      response.end(JSON.stringify({ requests: fake.requestCount, max_in_flight: fake.maxInFlight }));
+      fake.maxInFlight = fake.inFlight;
       return;
     }
+    fake.inFlight += 1;
+    fake.maxInFlight = Math.max(fake.maxInFlight, fake.inFlight);
+    response.on('close', () => (fake.inFlight -= 1));
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
