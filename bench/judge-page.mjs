@@ -10,11 +10,14 @@
 //   bash bench/judge.sh   (builds the site and the data, starts the fake, runs this)
 //   node bench/judge-page.mjs SITE DATA_DIR FAKE_ORIGIN CALLS LATENCY_MS [--no-header]
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, launch, loadFiles } from '../tests/page/support.mjs';
 
 const [site, data, origin, calls, latency, noHeader] = process.argv.slice(2);
+/** The engine's worker thread, as Linux names it in the renderer process. */
+const WORKER = 'renderer: DedicatedWorker';
 const CONCURRENCIES = (process.env.PAGE_CONCURRENCIES ?? '4 8').split(' ').map(Number);
 
 /** CPU seconds (user+sys) used so far by this process's descendants: the browser's processes. */
@@ -36,6 +39,55 @@ function browserCpu() {
   let ticks = 0;
   for (const [pid, stat] of stats) if (isOurs(pid)) ticks += stat.ticks;
   return ticks / 100; // USER_HZ, 100 on Linux
+}
+
+/** CPU seconds of the browser's threads so far, by process type and thread name. */
+function browserThreads() {
+  const byName = new Map();
+  const parents = new Map();
+  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  for (const pid of pids) {
+    try {
+      parents.set(pid, Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop().split(' ')[1]));
+    } catch {
+      // The process has ended.
+    }
+  }
+  const isOurs = (pid) => {
+    for (let at = parents.get(pid); at; at = parents.get(at)) if (at === process.pid) return true;
+    return false;
+  };
+  for (const pid of pids.filter(isOurs)) {
+    try {
+      const type = (readFileSync(`/proc/${pid}/cmdline`, 'utf8').match(/--type=([a-z-]+)/) ?? [null, 'browser'])[1];
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = `${type}: ${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`;
+        const after = stat.split(') ').pop().split(' ');
+        byName.set(name, (byName.get(name) ?? 0) + (Number(after[11]) + Number(after[12])) / 100);
+      }
+    } catch {
+      // The process or thread has ended.
+    }
+  }
+  return byName;
+}
+
+/** The threads that used 0.1 s or more between two looks, busiest first. */
+function threadDelta(before, after) {
+  return [...after].map(([name, cpu]) => [name, cpu - (before.get(name) ?? 0)])
+    .filter(([, cpu]) => cpu >= 0.1).sort((a, b) => b[1] - a[1])
+    .map(([name, cpu]) => `${name} ${cpu.toFixed(2)} s`).join(', ');
+}
+
+/**
+ * The browser's CPU per second while `page` is idle (the probe's frames included), measured over
+ * 2 s after a run, to subtract from the run's.
+ */
+async function idleCpu(page) {
+  const from = browserCpu();
+  await page.waitForTimeout(2000);
+  return (browserCpu() - from) / 2;
 }
 
 /** The requests the fake has answered so far, and the most at once since the last look. */
@@ -80,17 +132,18 @@ function probe() {
  */
 async function measure(page, label, concurrency) {
   await page.evaluate(probe);
-  // The browser's CPU while idle (the probe's frames included), to subtract from the run's.
-  const idleFrom = browserCpu();
-  await page.waitForTimeout(2000);
-  const idlePerSecond = (browserCpu() - idleFrom) / 2;
   const [before] = await fakeCounts();
   const cpuBefore = browserCpu();
+  const threadsBefore = browserThreads();
   await page.getByTestId('judge-start').click();
   await page.waitForFunction(() => window.__bench.end, null, { timeout: 600_000, polling: 200 });
   const cpu = browserCpu() - cpuBefore;
+  const threads = browserThreads();
+  const workerCpu = (threads.get(WORKER) ?? 0) - (threadsBefore.get(WORKER) ?? 0);
+  console.error(`page ${label} concurrency ${concurrency} latency ${latency}, threads: ${threadDelta(threadsBefore, threads)}`);
   const [after, mostInFlight] = await fakeCounts();
   await page.waitForFunction(() => window.__bench.settled, null, { timeout: 600_000, polling: 200 });
+  const idlePerSecond = await idleCpu(page);
   const summary = await page.getByTestId('judge-run-summary').innerText();
   const bench = await page.evaluate(() => ({ ...window.__bench, previousSummary: undefined }));
   const wall = (bench.end - bench.start) / 1000;
@@ -108,20 +161,77 @@ async function measure(page, label, concurrency) {
       (task) => [Math.round(task.start - bench.start), Math.round(task.end - task.start)]))}`);
   return `${label} | ${concurrency} | ${latency} ms | ${calls} | ${after - before} | ${mostInFlight} | ` +
     `${wall.toFixed(2)} s | ${(Number(calls) / wall).toFixed(0)} | ${ideal} | ` +
-    `${cpuOfRun.toFixed(2)} s | ${(cpuOfRun * 1000 / Number(calls)).toFixed(2)} ms | ` +
+    `${cpuOfRun.toFixed(2)} s | ${(cpuOfRun * 1000 / Number(calls)).toFixed(2)} ms | ${workerCpu.toFixed(2)} s | ` +
     `${judging.length} | ${longest(judging)} | ${longest(bench.frameGaps.filter(isJudging))} | ` +
     `${longest(bench.longTasks.filter(isApplying))} | ${longest(bench.frameGaps.filter(isApplying))}`;
 }
 
+/**
+ * The floor under the page's run: the same number of requests, as the worker sends them (a
+ * 10 kB JSON body, the auth header, CORS, an abort signal, the body read whole), from a plain
+ * JavaScript worker with no engine, at the same concurrency. Returns the table row.
+ */
+async function fetchFloor(concurrency) {
+  const page = await (await browser.newContext()).newPage();
+  // A page of its own on http://127.0.0.1 (from about:blank, a worker's fetch to 127.0.0.1 fails).
+  await page.goto(`${blank.url}blank.html`);
+  const [before] = await fakeCounts();
+  const cpuBefore = browserCpu();
+  const threadsBefore = browserThreads();
+  const wall = await page.evaluate(async ({ url, calls, concurrency }) => {
+    const source = `onmessage = async ({ data: { url, calls, concurrency } }) => {
+      const content = 'THE CALL TO JUDGE: event 1, lookup_order (call c1)\\n' + 'x'.repeat(10000);
+      const body = new TextEncoder().encode(JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content }] }));
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(Array.from({ length: concurrency }, async () => {
+        while (next < calls) {
+          next += 1;
+          const controller = new AbortController();
+          const timer = setTimeout(() => controller.abort(), 120000);
+          const response = await fetch(url, {
+            method: 'POST', body, mode: 'cors', credentials: 'omit', redirect: 'error',
+            referrerPolicy: 'no-referrer', signal: controller.signal,
+            headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
+          });
+          await response.arrayBuffer();
+          [...response.headers];
+          clearTimeout(timer);
+        }
+      }));
+      postMessage(performance.now() - started);
+    };`;
+    const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+    return new Promise((done) => {
+      worker.onmessage = ({ data }) => done(data / 1000);
+      worker.postMessage({ url, calls, concurrency });
+    });
+  }, { url: `${origin}/v1/chat/completions`, calls: Number(calls), concurrency });
+  const threads = browserThreads();
+  const cpu = browserCpu() - cpuBefore - (await idleCpu(page)) * wall;
+  const workerCpu = (threads.get(WORKER) ?? 0) - (threadsBefore.get(WORKER) ?? 0);
+  console.error(`plain fetch concurrency ${concurrency} latency ${latency}, threads: ${threadDelta(threadsBefore, threads)}`);
+  const [after, mostInFlight] = await fakeCounts();
+  await page.context().close();
+  const ideal = Number(latency) > 0 ? String(Math.floor((concurrency * 1000) / Number(latency))) : 'none';
+  return `plain fetch, no engine | ${concurrency} | ${latency} ms | ${calls} | ${after - before} | ` +
+    `${mostInFlight} | ${wall.toFixed(2)} s | ${(Number(calls) / wall).toFixed(0)} | ${ideal} | ` +
+    `${cpu.toFixed(2)} s | ${(cpu * 1000 / Number(calls)).toFixed(2)} ms | ${workerCpu.toFixed(2)} s | | | | | |`;
+}
+
 const server = await serve(site);
-const browser = await launch();
+const blankDir = mkdtempSync(join(tmpdir(), 'judge-page-'));
+writeFileSync(join(blankDir, 'blank.html'), '<!doctype html><title>blank</title>');
+const blank = await serve(blankDir);
+// The fake's HTTPS (HTTP/2) certificate is self-signed.
+const browser = await launch(origin.startsWith('https:') ? ['--ignore-certificate-errors'] : []);
 if (noHeader === undefined) {
   console.log(`Page: the Judge tab, ${calls} calls (sample of ${calls}, seed 1)`);
   console.log();
   console.log('run | concurrency | latency | calls | requests | most in flight | wall (click to summary) | ' +
-    'calls/s | ideal calls/s | browser CPU | per call | judging: tasks > 50 ms | judging: longest task | ' +
+    'calls/s | ideal calls/s | browser CPU | per call | the worker thread\'s CPU | judging: tasks > 50 ms | judging: longest task | ' +
     'judging: longest frame gap | applying the verdicts: longest task | applying: longest frame gap');
-  console.log(Array(16).fill('---').join('|'));
+  console.log(Array(17).fill('---').join('|'));
 }
 for (const concurrency of CONCURRENCIES) {
   const page = await (await browser.newContext()).newPage();
@@ -140,6 +250,9 @@ for (const concurrency of CONCURRENCIES) {
   console.log(await measure(page, 'no cache', concurrency));
   if (concurrency === CONCURRENCIES[0]) console.log(await measure(page, 'from the cache', concurrency));
   await page.context().close();
+  console.log(await fetchFloor(concurrency));
 }
 await browser.close();
 await server.close();
+await blank.close();
+rmSync(blankDir, { recursive: true });

@@ -2,10 +2,12 @@
 # Judge benchmark (not a test): 1,000 judged calls against the fake provider
 # (bench/judge-fake.mjs), which answers every request after a fixed latency. The CLI runs
 # `toolscope judge --no-cache` at several concurrencies with 50 ms and with 0 ms of latency (0 ms:
-# what the engine and the client cost per call), then once more with a cache and again from it;
-# the page (bench/judge-page.mjs) runs the same 1,000 calls in headless Chromium and measures its
-# main thread meanwhile. Builds the release CLI, toolscope-gen and (unless SITE=dir names one
-# already built by scripts/build-site) the release site. Output: Markdown tables on stdout.
+# what the engine and the client cost per call), then once with a cache and again from it. The
+# page (bench/judge-page.mjs) runs the same 1,000 calls in headless Chromium against HTTP/1.1 and
+# HTTP/2, measures its main thread meanwhile, and sends as many requests from a plain JavaScript
+# worker for the browser's own floor. Builds the release CLI, toolscope-gen and (unless SITE=dir
+# names one already built by scripts/build-site) the release site. Output: Markdown tables on
+# stdout; CONCURRENCIES="1 4" changes the CLI's.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 OUT=bench/out/judge
@@ -24,18 +26,28 @@ case "$SITE" in /*) ;; *) SITE="$PWD/$SITE" ;; esac
 case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
 
 fake_pid=
-stop_fake() { [ -z "$fake_pid" ] || kill "$fake_pid" 2>/dev/null || true; fake_pid=; }
+stop_fake() {
+    [ -z "$fake_pid" ] || { kill "$fake_pid" 2>/dev/null; wait "$fake_pid" 2>/dev/null || true; }
+    fake_pid=
+}
 trap stop_fake EXIT
-start_fake() { # latency in ms
+FAKE=
+start_fake() { # latency in ms, then `--http2` for HTTPS with HTTP/2
     stop_fake
-    node bench/judge-fake.mjs --port "$PORT" --latency-ms "$1" >"$OUT/fake.log" &
+    : >"$OUT/fake.log"
+    node bench/judge-fake.mjs --port "$PORT" --latency-ms "$@" >"$OUT/fake.log" &
     fake_pid=$!
-    until curl -sf "http://127.0.0.1:$PORT/fake/requests" >/dev/null; do sleep 0.1; done
+    until [ -s "$OUT/fake.log" ]; do
+        kill -0 "$fake_pid" 2>/dev/null || { echo "judge.sh: the fake provider did not start" >&2; exit 2; }
+        sleep 0.1
+    done
+    FAKE=$(cat "$OUT/fake.log")
 }
 # The requests the fake has answered so far and the most at once since the last call.
 fake_counts() {
-    curl -sf "http://127.0.0.1:$PORT/fake/requests" |
-        sed -E 's/.*"requests":([0-9]+),"max_in_flight":([0-9]+).*/\1 \2/'
+    local counts
+    counts=$(curl -sfk "$FAKE/fake/requests")
+    echo "$counts" | sed -E 's/.*"requests":([0-9]+),"max_in_flight":([0-9]+).*/\1 \2/'
 }
 # CPU seconds (user+sys) the fake has used so far.
 fake_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$fake_pid/stat"; }
@@ -49,7 +61,7 @@ judge_row() {
     cpu_before=$(fake_cpu)
     (cd "$OUT/data" && /usr/bin/time -f '%e %U %S %M' -o ../time.txt \
         "$BIN/toolscope" judge --provider openai-compatible --model fake-model \
-        --base-url "http://127.0.0.1:$PORT/v1" --concurrency "$concurrency" \
+        --base-url "$FAKE/v1" --concurrency "$concurrency" \
         --sample "$CALLS" --seed 1 --tools tools.json --out ../verdicts.jsonl "$@" \
         sessions.jsonl >../judge.out 2>../judge.log)
     local sent fake_used after
@@ -85,6 +97,11 @@ rm -f "$OUT/cache.jsonl"
 judge_row "cache empty" 8 50 --cache ../cache.jsonl
 judge_row "cache full" 8 50 --cache ../cache.jsonl
 echo
-node bench/judge-page.mjs "$SITE" "$PWD/$OUT/data" "http://127.0.0.1:$PORT" "$CALLS" 50
+# The page: against HTTP/1.1 (a browser opens at most 6 connections to one server), then against
+# HTTP/2 as the hosted APIs speak it (the fake's certificate is self-signed).
+page() { node bench/judge-page.mjs "$SITE" "$PWD/$OUT/data" "$FAKE" "$CALLS" "$@"; }
+PAGE_CONCURRENCIES="4 8" page 50
 start_fake 0
-node bench/judge-page.mjs "$SITE" "$PWD/$OUT/data" "http://127.0.0.1:$PORT" "$CALLS" 0 --no-header
+PAGE_CONCURRENCIES="4 8" page 0 --no-header
+start_fake 50 --http2
+PAGE_CONCURRENCIES="8 16" NODE_TLS_REJECT_UNAUTHORIZED=0 NODE_NO_WARNINGS=1 page 50 --no-header

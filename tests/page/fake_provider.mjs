@@ -13,11 +13,15 @@
 //
 // For the judge benchmark (bench/judge-fake.mjs): `latencyMs` delays every answer by that long, as
 // a model's think time; `isRecording: false` keeps only the count of requests (`requestCount`,
-// and `maxInFlight`, the most answered at once), not each one's headers and body; `port` picks the port (0: any free one). `GET /fake/requests`
-// answers those counts as `{"requests": n, "max_in_flight": m}` and starts the next maximum. `preflightMaxAgeS` lets the browser keep a CORS
-// preflight's answer that long (0: every request is preceded by its own preflight).
+// and `maxInFlight`, the most answered at once), not each one's headers and body; `port` picks
+// the port (0: any free one). `GET /fake/requests` answers those counts as
+// `{"requests": n, "max_in_flight": m}` and starts the next maximum. `preflightMaxAgeS` lets the
+// browser keep a CORS preflight's answer that long (0: every request has its own preflight).
+// `tls: {key, cert}` serves HTTPS with HTTP/2 (and HTTP/1.1), as the hosted APIs do: a browser
+// then sends every request on one connection, instead of at most 6 at once to an HTTP/1.1 server.
 
 import { createServer } from 'node:http';
+import { createSecureServer } from 'node:http2';
 
 const ALLOWED_HEADERS = [
   'authorization', 'content-type', 'x-api-key', 'anthropic-version',
@@ -58,7 +62,7 @@ const GEMINI_PATH = /^\/v1beta\/models\/[^/:?]+:generateContent$/;
 
 /** Starts the fake; `close()` stops it. */
 export async function startFakeProvider({
-  latencyMs = 0, isRecording = true, port = 0, preflightMaxAgeS = 0,
+  latencyMs = 0, isRecording = true, port = 0, preflightMaxAgeS = 0, tls,
 } = {}) {
   const fake = {
     requests: [],
@@ -74,7 +78,7 @@ export async function startFakeProvider({
     // False: answer as a local server that does not allow other origins (no CORS headers).
     isCorsOpen: true,
   };
-  const server = createServer((request, response) => {
+  const handle = (request, response) => {
     const cors = !fake.isCorsOpen ? {} : {
       'access-control-allow-origin': '*',
       'access-control-allow-methods': 'POST, OPTIONS',
@@ -132,9 +136,10 @@ export async function startFakeProvider({
       else if (fake.latencyMs > 0) setTimeout(reply, fake.latencyMs);
       else reply();
     });
-  });
+  };
+  const server = tls ? createSecureServer({ ...tls, allowHTTP1: true }, handle) : createServer(handle);
   await new Promise((ready) => server.listen(port, '127.0.0.1', ready));
-  fake.origin = `http://127.0.0.1:${server.address().port}`;
+  fake.origin = `${tls ? 'https' : 'http'}://127.0.0.1:${server.address().port}`;
   fake.close = () => new Promise((done) => {
     server.closeAllConnections?.();
     server.close(done);
