@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { serve, launch, loadFiles } from '../tests/page/support.mjs';
 
 const [site, data, origin, calls, latency, noHeader] = process.argv.slice(2);
+const PROTOCOL = origin.startsWith('https:') ? 'HTTP/2' : 'HTTP/1.1';
 /** The engine's worker thread, as Linux names it in the renderer process. */
 const WORKER = 'renderer: DedicatedWorker';
 const CONCURRENCIES = (process.env.PAGE_CONCURRENCIES ?? '4 8').split(' ').map(Number);
@@ -159,7 +160,7 @@ async function measure(page, label, concurrency) {
   console.error(`page ${label} concurrency ${concurrency} latency ${latency}: ${summary}; ` +
     `idle browser CPU ${idlePerSecond.toFixed(3)} s/s; long tasks ${JSON.stringify(bench.longTasks.map(
       (task) => [Math.round(task.start - bench.start), Math.round(task.end - task.start)]))}`);
-  return `${label} | ${concurrency} | ${latency} ms | ${calls} | ${after - before} | ${mostInFlight} | ` +
+  return `${label} | ${PROTOCOL} | ${concurrency} | ${latency} ms | ${calls} | ${after - before} | ${mostInFlight} | ` +
     `${wall.toFixed(2)} s | ${(Number(calls) / wall).toFixed(0)} | ${ideal} | ` +
     `${cpuOfRun.toFixed(2)} s | ${(cpuOfRun * 1000 / Number(calls)).toFixed(2)} ms | ${workerCpu.toFixed(2)} s | ` +
     `${judging.length} | ${longest(judging)} | ${longest(bench.frameGaps.filter(isJudging))} | ` +
@@ -214,7 +215,7 @@ async function fetchFloor(concurrency) {
   const [after, mostInFlight] = await fakeCounts();
   await page.context().close();
   const ideal = Number(latency) > 0 ? String(Math.floor((concurrency * 1000) / Number(latency))) : 'none';
-  return `plain fetch, no engine | ${concurrency} | ${latency} ms | ${calls} | ${after - before} | ` +
+  return `plain fetch, no engine | ${PROTOCOL} | ${concurrency} | ${latency} ms | ${calls} | ${after - before} | ` +
     `${mostInFlight} | ${wall.toFixed(2)} s | ${(Number(calls) / wall).toFixed(0)} | ${ideal} | ` +
     `${cpu.toFixed(2)} s | ${(cpu * 1000 / Number(calls)).toFixed(2)} ms | ${workerCpu.toFixed(2)} s | | | | | |`;
 }
@@ -228,10 +229,10 @@ const browser = await launch(origin.startsWith('https:') ? ['--ignore-certificat
 if (noHeader === undefined) {
   console.log(`Page: the Judge tab, ${calls} calls (sample of ${calls}, seed 1)`);
   console.log();
-  console.log('run | concurrency | latency | calls | requests | most in flight | wall (click to summary) | ' +
+  console.log('run | protocol | concurrency | latency | calls | requests | most in flight | wall (click to summary) | ' +
     'calls/s | ideal calls/s | browser CPU | per call | the worker thread\'s CPU | judging: tasks > 50 ms | judging: longest task | ' +
     'judging: longest frame gap | applying the verdicts: longest task | applying: longest frame gap');
-  console.log(Array(17).fill('---').join('|'));
+  console.log(Array(18).fill('---').join('|'));
 }
 for (const concurrency of CONCURRENCIES) {
   const page = await (await browser.newContext()).newPage();
