@@ -155,7 +155,7 @@ async function measure(page, label, concurrency) {
     return most ? `${most.toFixed(0)} ms` : 'none';
   };
   const judging = bench.longTasks.filter(isJudging);
-  const ideal = Number(latency) > 0 ? String(Math.floor((concurrency * 1000) / Number(latency))) : 'none';
+  const ideal = Number(latency) > 0 ? String(Math.floor((concurrency * 1000) / Number(latency))) : '–';
   const cpuOfRun = cpu - idlePerSecond * wall;
   console.error(`page ${label} concurrency ${concurrency} latency ${latency}: ${summary}; ` +
     `idle browser CPU ${idlePerSecond.toFixed(3)} s/s; long tasks ${JSON.stringify(bench.longTasks.map(
@@ -214,7 +214,7 @@ async function fetchFloor(concurrency) {
   console.error(`plain fetch concurrency ${concurrency} latency ${latency}, threads: ${threadDelta(threadsBefore, threads)}`);
   const [after, mostInFlight] = await fakeCounts();
   await page.context().close();
-  const ideal = Number(latency) > 0 ? String(Math.floor((concurrency * 1000) / Number(latency))) : 'none';
+  const ideal = Number(latency) > 0 ? String(Math.floor((concurrency * 1000) / Number(latency))) : '–';
   return `plain fetch, no engine | ${PROTOCOL} | ${concurrency} | ${latency} ms | ${calls} | ${after - before} | ` +
     `${mostInFlight} | ${wall.toFixed(2)} s | ${(Number(calls) / wall).toFixed(0)} | ${ideal} | ` +
     `${cpu.toFixed(2)} s | ${(cpu * 1000 / Number(calls)).toFixed(2)} ms | ${workerCpu.toFixed(2)} s | | | | | |`;

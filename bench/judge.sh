@@ -63,7 +63,8 @@ judge_row() {
         "$BIN/toolscope" judge --provider openai-compatible --model fake-model \
         --base-url "$FAKE/v1" --concurrency "$concurrency" \
         --sample "$CALLS" --seed 1 --tools tools.json --out ../verdicts.jsonl "$@" \
-        sessions.jsonl >../judge.out 2>../judge.log)
+        sessions.jsonl >../judge.out 2>../judge.log) ||
+        { cat "$OUT/judge.log" >&2; echo "judge.sh: toolscope judge failed" >&2; exit 2; }
     local sent fake_used after
     read -r after in_flight < <(fake_counts)
     sent=$((after - before))
@@ -71,10 +72,12 @@ judge_row() {
     read -r wall user sys rss <"$OUT/time.txt"
     awk -v label="$label" -v k="$concurrency" -v lat="$latency" -v n="$CALLS" -v sent="$sent" \
         -v wall="$wall" -v user="$user" -v sys="$sys" -v rss="$rss" -v fake="$fake_used" -v most="$in_flight" 'BEGIN {
-        ideal = lat > 0 ? sprintf("%d", k * 1000 / lat) : "none"
+        ideal = lat > 0 ? sprintf("%d", k * 1000 / lat) : "–"
         rate = sprintf("%.0f", n / wall)
-        # The plan alone sends nothing: no rate, and its CPU is the fixed cost of every run.
-        if (label ~ /estimate/) { ideal = "–"; rate = "–"; k = "–" }
+        # No request, no rate: the plan alone (its CPU is the fixed cost of every run), or all
+        # from the cache.
+        if (sent == 0) { ideal = "–"; rate = "–" }
+        if (label ~ /estimate/) k = "–"
         cpu = user + sys
         printf "%s | %s | %d ms | %d | %d | %d | %.2f s | %s | %s | %.2f s | %.3f ms | %.1f MB | %.2f s\n",
             label, k, lat, n, sent, most, wall, rate, ideal, cpu, cpu * 1000 / n, rss / 1024, fake
