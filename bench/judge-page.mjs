@@ -217,7 +217,7 @@ async function fetchFloor(concurrency) {
   const ideal = Number(latency) > 0 ? String(Math.floor((concurrency * 1000) / Number(latency))) : '–';
   return `plain fetch, no engine | ${PROTOCOL} | ${concurrency} | ${latency} ms | ${calls} | ${after - before} | ` +
     `${mostInFlight} | ${wall.toFixed(2)} s | ${(Number(calls) / wall).toFixed(0)} | ${ideal} | ` +
-    `${cpu.toFixed(2)} s | ${(cpu * 1000 / Number(calls)).toFixed(2)} ms | ${workerCpu.toFixed(2)} s | | | | | |`;
+    `${cpu.toFixed(2)} s | ${(cpu * 1000 / Number(calls)).toFixed(2)} ms | ${workerCpu.toFixed(2)} s | | | | |`;
 }
 
 const server = await serve(site);
