@@ -12,7 +12,7 @@ use super::table::{call_cell, header};
 use crate::format::{count_of, decimal, percent};
 
 /// Verdicts listed at a time.
-const VERDICT_ROWS: usize = 200;
+pub(super) const VERDICT_ROWS: usize = 200;
 
 /// Calls listed at most in each list of disagreements.
 const SPLIT_ROWS: usize = 100;
@@ -313,8 +313,7 @@ pub(super) fn BreakdownTable(
 }
 
 #[component]
-pub(super) fn VerdictList(verdicts: Vec<Verdict>) -> impl IntoView {
-    let total = verdicts.len();
+pub(super) fn VerdictList(verdicts: Vec<Verdict>, total: usize) -> impl IntoView {
     view! {
         <h2>"Verdicts"</h2>
         <div class="table-wrap">

@@ -10,8 +10,18 @@
 // Faults are asked for by the test: `fake.fault = (prompt, seen) => name` where `seen` counts
 // the requests with this prompt, and name is 'rate_limit' (429 with retry-after: 1), 'refusal',
 // 'hang' (answers after `hangMs`) or undefined.
+//
+// For the judge benchmark (bench/judge-fake.mjs): `latencyMs` delays every answer by that long, as
+// a model's think time; `isRecording: false` keeps only the count of requests (`requestCount`,
+// and `maxInFlight`, the most answered at once), not each one's headers and body; `port` picks
+// the port (0: any free one). `GET /fake/requests` answers those counts as
+// `{"requests": n, "max_in_flight": m}` and starts the next maximum. `preflightMaxAgeS` lets the
+// browser keep a CORS preflight's answer that long (0: every request has its own preflight).
+// `tls: {key, cert}` serves HTTPS with HTTP/2 (and HTTP/1.1), as the hosted APIs do: a browser
+// then sends every request on one connection, instead of at most 6 at once to an HTTP/1.1 server.
 
 import { createServer } from 'node:http';
+import { createSecureServer } from 'node:http2';
 
 const ALLOWED_HEADERS = [
   'authorization', 'content-type', 'x-api-key', 'anthropic-version',
@@ -51,9 +61,15 @@ function promptOf(body) {
 const GEMINI_PATH = /^\/v1beta\/models\/[^/:?]+:generateContent$/;
 
 /** Starts the fake; `close()` stops it. */
-export async function startFakeProvider() {
+export async function startFakeProvider({
+  latencyMs = 0, isRecording = true, port = 0, preflightMaxAgeS = 0, tls,
+} = {}) {
   const fake = {
     requests: [],
+    requestCount: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    latencyMs,
     preflights: [],
     violations: [],
     fault: () => undefined,
@@ -62,7 +78,7 @@ export async function startFakeProvider() {
     // False: answer as a local server that does not allow other origins (no CORS headers).
     isCorsOpen: true,
   };
-  const server = createServer((request, response) => {
+  const handle = (request, response) => {
     const cors = !fake.isCorsOpen ? {} : {
       'access-control-allow-origin': '*',
       'access-control-allow-methods': 'POST, OPTIONS',
@@ -70,10 +86,19 @@ export async function startFakeProvider() {
       'access-control-expose-headers': 'retry-after, retry-after-ms',
     };
     if (request.method === 'OPTIONS') {
-      fake.preflights.push({ path: request.url, headers: request.headers });
-      response.writeHead(204, { ...cors, 'access-control-max-age': '0' }).end();
+      if (isRecording) fake.preflights.push({ path: request.url, headers: request.headers });
+      response.writeHead(204, { ...cors, 'access-control-max-age': String(preflightMaxAgeS) }).end();
       return;
     }
+    if (request.method === 'GET' && request.url === '/fake/requests') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ requests: fake.requestCount, max_in_flight: fake.maxInFlight }));
+      fake.maxInFlight = fake.inFlight;
+      return;
+    }
+    fake.inFlight += 1;
+    fake.maxInFlight = Math.max(fake.maxInFlight, fake.inFlight);
+    response.on('close', () => (fake.inFlight -= 1));
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
@@ -85,7 +110,8 @@ export async function startFakeProvider() {
         // A violation below.
       }
       const recorded = { path: request.url, headers: request.headers, body: text };
-      fake.requests.push(recorded);
+      fake.requestCount += 1;
+      if (isRecording) fake.requests.push(recorded);
       const violations = check(recorded, body);
       const answer = (status, json, extra = {}) => {
         response.writeHead(status, { ...cors, 'content-type': 'application/json', ...extra });
@@ -98,7 +124,7 @@ export async function startFakeProvider() {
       }
       const prompt = promptOf(body);
       const seen = (fake.seen.get(prompt) ?? 0) + 1;
-      fake.seen.set(prompt, seen);
+      if (isRecording) fake.seen.set(prompt, seen);
       const fault = fake.fault(prompt, seen);
       if (fault === 'rate_limit') {
         answer(429, { error: { message: 'Rate limit reached, try again in 1s', type: 'rate_limit_error',
@@ -107,11 +133,13 @@ export async function startFakeProvider() {
       }
       const reply = () => answer(200, respond(request.url, prompt, fault));
       if (fault === 'hang') setTimeout(reply, fake.hangMs);
+      else if (fake.latencyMs > 0) setTimeout(reply, fake.latencyMs);
       else reply();
     });
-  });
-  await new Promise((ready) => server.listen(0, '127.0.0.1', ready));
-  fake.origin = `http://127.0.0.1:${server.address().port}`;
+  };
+  const server = tls ? createSecureServer({ ...tls, allowHTTP1: true }, handle) : createServer(handle);
+  await new Promise((ready) => server.listen(port, '127.0.0.1', ready));
+  fake.origin = `${tls ? 'https' : 'http'}://127.0.0.1:${server.address().port}`;
   fake.close = () => new Promise((done) => {
     server.closeAllConnections?.();
     server.close(done);

@@ -49,13 +49,14 @@ export async function serve(dir = DIST, prefix = '/') {
   return { url, close: () => new Promise((done) => server.close(done)) };
 }
 
-/** Headless Debian Chromium with the flags this closed network needs. */
-export async function launch() {
+/** Headless Debian Chromium with the flags this closed network needs, and `extraArgs`. */
+export async function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      ...extraArgs,
     ],
   });
 }
