@@ -176,6 +176,11 @@ pub(super) fn CalibrationTable(calibration: Calibration) -> impl IntoView {
         .iter()
         .flat_map(|row| row.disagreements.iter().cloned())
         .collect();
+    let confusions: Vec<_> = calibration
+        .criteria
+        .iter()
+        .map(|row| (row.criterion, row.confusion, row.judge_unscored))
+        .collect();
     view! {
         <h2>"Against human verdicts"</h2>
         <div class="table-wrap">
@@ -201,6 +206,30 @@ pub(super) fn CalibrationTable(calibration: Calibration) -> impl IntoView {
                                     <td class="num">{percent(row.fail_recall.rate)}</td>
                                 </tr>
                             }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+        <h3>"Judge against human, per criterion"</h3>
+        <div class="table-wrap">
+            <table class="table" data-testid="judge-confusion">
+                {header(&[
+                    ("Criterion", false), ("Both pass", true), ("Judge fail, human pass", true),
+                    ("Judge pass, human fail", true), ("Both fail", true), ("Judge unscored", true),
+                ])}
+                <tbody>
+                    {confusions
+                        .into_iter()
+                        .map(|(criterion, confusion, unscored)| view! {
+                            <tr data-criterion=criterion.as_str()>
+                                <td><code>{criterion.as_str()}</code></td>
+                                <td class="num">{confusion.both_pass}</td>
+                                <td class="num">{confusion.judge_fail_human_pass}</td>
+                                <td class="num">{confusion.judge_pass_human_fail}</td>
+                                <td class="num">{confusion.both_fail}</td>
+                                <td class="num">{unscored}</td>
+                            </tr>
                         })
                         .collect_view()}
                 </tbody>

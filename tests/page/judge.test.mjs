@@ -69,6 +69,12 @@ test('the Judge tab shows a verdicts file with the CLI numbers and its calibrati
   assert.equal(await page.locator('[data-testid="judge-calibration"] tr[data-criterion="args_grounded"]')
     .getByTestId('kappa').innerText(), kappa);
   assert.match(await page.getByTestId('judge-warnings').innerText(), /fewer than 50/);
+  // The judge-vs-human confusion matrix, as the report counts it.
+  const matrix = await page.locator('[data-testid="judge-confusion"] tr[data-criterion="args_grounded"] td').allInnerTexts();
+  assert.deepEqual(matrix.slice(1), [
+    grounded.confusion.both_pass, grounded.confusion.judge_fail_human_pass,
+    grounded.confusion.judge_pass_human_fail, grounded.confusion.both_fail, grounded.judge_unscored,
+  ].map(String));
 
   // Per tool: the CLI's rates, with their denominators.
   const docs = expected.judge.summary.by_tool.find((row) => row.tool === 'search_docs');
