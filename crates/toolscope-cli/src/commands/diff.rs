@@ -69,7 +69,7 @@ pub(super) fn load_runs(inputs: &InputArgs, metrics: &MetricArgs) -> Result<(Rep
 
 /// The report in `path` when the file is a toolscope report JSON (an object with
 /// `toolscope_version`, `summary` and `sessions`); None when it is something else (a trace).
-fn read_report_json(path: &Path) -> Result<Option<Report>> {
+pub(super) fn read_report_json(path: &Path) -> Result<Option<Report>> {
     if path == Path::new("-") {
         return Ok(None);
     }
