@@ -1,12 +1,13 @@
 //! Merging reports of parts of a dataset gives the report of the whole.
 //!
 //! Generated traces (toolscope-gen: three agents, every kind of problem, tool errors, labels)
-//! with trials and task labels added are split k ways by session; each part is analysed on its
-//! own, and [`merge_reports`] of the parts' reports must equal the report of the parts' data
-//! read as one file: every count, rate, interval, F1, confusion cell, pass^k and ordering, with
-//! only `inputs` (which list the part files) and each session's `origin` (the part file and line
-//! it was read from) left out. Against the generated file in its own order the numbers are the
-//! same too; only rows that tie may be ordered otherwise.
+//! with trials, task labels, a judge's and a human's verdicts added are split k ways by
+//! session; each part is analysed on its own, and [`merge_reports`] of the parts' reports must
+//! equal the report of the parts' data read as one file: every count, rate, interval, F1,
+//! confusion cell, pass^k, κ and ordering, with only `inputs` (which list the part files) and
+//! each session's `origin` (the part file and line it was read from) left out. Against the
+//! generated file in its own order the numbers are the same too; only rows that tie may be
+//! ordered otherwise.
 
 use proptest::prelude::*;
 use serde_json::Value;
@@ -14,10 +15,62 @@ use toolscope_core::merge::{merge_reports, MergeError};
 use toolscope_core::{analyze, InputFile, Options, Report, Role};
 use toolscope_gen::{generate, Config, Dataset, Size};
 
-/// One session's line of `sessions.jsonl` and the lines of `labels.jsonl` about it.
+/// One session's line of `sessions.jsonl`, the lines of `labels.jsonl` about it, and a judge's
+/// and a human's verdicts on its calls.
 struct SessionData {
     session: String,
     labels: Vec<String>,
+    verdicts: Vec<String>,
+    human_verdicts: Vec<String>,
+}
+
+/// A judge's verdicts on some sessions' calls (two judges, unscored ones among them) and a
+/// human's on some of the same calls and some others, so that every count of the calibration
+/// is merged.
+fn verdicts_of(index: usize, session: &Value) -> (Vec<String>, Vec<String>) {
+    let calls: Vec<&str> = session["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|event| event["type"] == "tool_use")
+        .map(|event| event["name"].as_str().unwrap_or(""))
+        .collect();
+    let (mut judge, mut human) = (Vec::new(), Vec::new());
+    for (call, tool) in calls.iter().enumerate() {
+        let step = call + 1;
+        for criterion in ["right_tool", "args_grounded"] {
+            if index % 3 != 1 {
+                let (verdict, cause) = match (index * 31 + step * 7 + criterion.len()) % 5 {
+                    0..=2 => ("pass", None),
+                    3 => ("fail", None),
+                    _ => ("unscored", Some("parse_error")),
+                };
+                let mut line = serde_json::json!({
+                    "session_id": session["session_id"], "step": step, "tool": tool,
+                    "criterion": criterion, "verdict": verdict, "reason": "generated",
+                    "model": if index.is_multiple_of(7) { "judge-b" } else { "judge-a" },
+                    "template": {"id": "tool-call-v1", "sha256": "00"}, "prompt_sha256": "11",
+                });
+                if let Some(cause) = cause {
+                    line["cause"] = cause.into();
+                }
+                judge.push(line.to_string());
+            }
+            if index.is_multiple_of(2) && !(step + criterion.len()).is_multiple_of(3) {
+                let verdict = if (index + step * 3).is_multiple_of(4) {
+                    "fail"
+                } else {
+                    "pass"
+                };
+                let line = serde_json::json!({
+                    "session_id": session["session_id"], "step": step,
+                    "criterion": criterion, "verdict": verdict,
+                });
+                human.push(line.to_string());
+            }
+        }
+    }
+    (judge, human)
 }
 
 /// Generated sessions, each with its labels; some are scored trials of a task and some have a
@@ -52,9 +105,12 @@ fn dataset(seed: u64, sessions: u64) -> (Dataset, Vec<SessionData>) {
                 });
                 labels.push(task.to_string());
             }
+            let (verdicts, human_verdicts) = verdicts_of(index, &session);
             SessionData {
                 session: session.to_string(),
                 labels,
+                verdicts,
+                human_verdicts,
             }
         })
         .collect();
@@ -80,20 +136,33 @@ fn report_of(data: &Dataset, name: &str, sessions: &[&SessionData]) -> Report {
         .flat_map(|s| &s.labels)
         .map(|label| format!("{label}\n"))
         .collect();
+    let lines_of = |of: &dyn Fn(&SessionData) -> &Vec<String>| -> String {
+        sessions
+            .iter()
+            .flat_map(|s| of(s))
+            .map(|line| format!("{line}\n"))
+            .collect()
+    };
+    let verdicts = lines_of(&|s| &s.verdicts);
+    let human_verdicts = lines_of(&|s| &s.human_verdicts);
     let traces_name = format!("{name}.jsonl");
     let labels_name = format!("{name}-labels.jsonl");
+    let verdicts_name = format!("{name}-verdicts.jsonl");
+    let human_name = format!("{name}-human.jsonl");
     let mut inputs = vec![
         InputFile::new("tools.json", data.tools.as_bytes(), Role::Catalog),
         InputFile::new("rules.json", data.rules.as_bytes(), Role::Rules),
         InputFile::new(&traces_name, traces.as_bytes(), Role::Traces),
     ];
-    // As a user would: a part whose sessions have no labels gets no labels file.
-    if !labels.is_empty() {
-        inputs.push(InputFile::new(
-            &labels_name,
-            labels.as_bytes(),
-            Role::Labels,
-        ));
+    // As a user would: a part whose sessions have no labels (or verdicts) gets no such file.
+    for (file, text, role) in [
+        (&labels_name, &labels, Role::Labels),
+        (&verdicts_name, &verdicts, Role::Verdicts),
+        (&human_name, &human_verdicts, Role::HumanVerdicts),
+    ] {
+        if !text.is_empty() {
+            inputs.push(InputFile::new(file, text.as_bytes(), role));
+        }
     }
     analyze(&inputs, &Options::default())
 }
@@ -150,7 +219,28 @@ fn order_free(report: &Report) -> Value {
         .as_array_mut()
         .expect("task outcomes");
     outcomes.sort_by_key(Value::to_string);
+    let judge = &mut value["judge"];
+    for row in judge["calibration"]["criteria"]
+        .as_array_mut()
+        .expect("criteria")
+    {
+        sort_list(&mut row["disagreements"]);
+    }
+    for row in judge["code_vs_judge"]["criteria"]
+        .as_array_mut()
+        .expect("rows")
+    {
+        sort_list(&mut row["problem_but_judge_passed"]);
+        sort_list(&mut row["clean_but_judge_failed"]);
+    }
+    sort_list(&mut judge["verdicts"]);
     value
+}
+
+fn sort_list(list: &mut Value) {
+    list.as_array_mut()
+        .expect("a list")
+        .sort_by_key(Value::to_string);
 }
 
 /// Where two JSON values first differ (a JSON pointer and both sides), for a readable failure.
@@ -193,6 +283,17 @@ fn assert_data_is_rich(whole: &Report) {
     assert!(whole.selection.as_ref().is_some_and(|s| s.turns > 0));
     assert!(whole.tasks.is_some());
     assert!(whole.trials.as_ref().is_some_and(|t| t.tasks > 1));
+    let judge = whole.judge.as_ref().expect("verdicts give a judge section");
+    let calibration = judge
+        .calibration
+        .as_ref()
+        .expect("human verdicts calibrate");
+    assert!(calibration.criteria.iter().all(|row| row.paired > 0
+        && row.judge_unscored > 0
+        && row.human_without_judge > 0
+        && row.judge_without_human > 0
+        && !row.disagreements.is_empty()));
+    assert!(!calibration.warnings.is_empty(), "two judges");
 }
 
 proptest! {

@@ -4,10 +4,13 @@
 //! session) merge exactly: [`merge_reports`] rebuilds each aggregate from the per-session and
 //! per-turn rows the parts carry, with the same functions [`crate::analyze`] uses
 //! ([`summarize_sessions`], [`crate::metrics::selection::summarize`],
-//! [`crate::metrics::task_actions::summarize_tasks`], [`crate::metrics::trials::trials_of`]).
-//! Nothing is averaged: rates, intervals, F1, the confusion matrix and pass^k are recomputed
-//! from the merged counts, and the orderings (sessions worst first, problems by session then
-//! step, tools by name) are made again.
+//! [`crate::metrics::task_actions::summarize_tasks`], [`crate::metrics::trials::trials_of`],
+//! [`crate::judge::summary::summarize_with_agents`] and
+//! [`crate::judge::calibration::merge_calibrations`]).
+//! Nothing is averaged: rates, intervals, F1, the confusion matrix, pass^k and the judge's κ
+//! are recomputed from the merged counts (κ from the merged judge-vs-human confusion), and the
+//! orderings (sessions worst first, problems by session then step, tools by name) are made
+//! again.
 //!
 //! The merged report is the report of the parts' data taken in the order given: for parts
 //! that are consecutive pieces of one file, in order, it is the report of that file (inputs
@@ -33,6 +36,7 @@
 //! ```
 
 mod error;
+mod judge;
 mod sections;
 
 use std::collections::HashMap;
@@ -47,9 +51,7 @@ use crate::report::{summarize_sessions, Report, SessionSummary};
 /// whole. `inputs` and `diagnostics` are the parts', in the order given.
 ///
 /// Errors when there are no parts, when a part was made by another toolscope version, when a
-/// session is in two parts, when parts were made with different `min_support`, or when a part
-/// has a judge section (its calibration needs the human verdicts, which a report does not
-/// carry).
+/// session is in two parts, or when parts were made with different `min_support`.
 pub fn merge_reports(parts: &[Report]) -> Result<Report, MergeError> {
     if parts.is_empty() {
         return Err(MergeError::NoParts);
@@ -59,6 +61,7 @@ pub fn merge_reports(parts: &[Report]) -> Result<Report, MergeError> {
     check_mergeable(parts)?;
 
     let (summary, sessions, problems) = summarize_sessions(session_rows(parts));
+    let judge = judge::merge_judge(parts, &sessions, &problems);
     let trials = trials_of(
         sessions
             .iter()
@@ -81,7 +84,7 @@ pub fn merge_reports(parts: &[Report]) -> Result<Report, MergeError> {
             .iter()
             .flat_map(|part| part.diagnostics.iter().cloned())
             .collect(),
-        judge: None,
+        judge,
         trials,
     })
 }
@@ -122,15 +125,6 @@ fn check_sessions_disjoint(parts: &[Report]) -> Result<(), MergeError> {
 /// Every section the parts have can be rebuilt from what they carry.
 fn check_mergeable(parts: &[Report]) -> Result<(), MergeError> {
     for (part, report) in parts.iter().enumerate() {
-        if report.judge.is_some() {
-            return Err(MergeError::Unsupported {
-                part,
-                reason: "it has a judge section, which cannot be merged yet (the judge's \
-                         calibration needs the human verdicts, which a report does not carry); \
-                         make the parts without --verdicts and --human-verdicts"
-                    .to_string(),
-            });
-        }
         let has_trial_rows = report.sessions.iter().any(|row| row.trial.is_some());
         if report.trials.is_some() && !has_trial_rows {
             return Err(MergeError::Unsupported {
