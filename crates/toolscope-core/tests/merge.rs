@@ -272,6 +272,8 @@ fn assert_same(merged: &Value, whole: &Value) -> Result<(), TestCaseError> {
     }
 }
 
+/// The data exercises every section merged (checked on the fixed data set of
+/// [`consecutive_parts_merge_into_the_report_of_the_file`]; a small random one may lack some).
 fn assert_data_is_rich(whole: &Report) {
     assert!(whole.diagnostics.is_empty(), "{:?}", whole.diagnostics);
     assert!(
@@ -302,7 +304,7 @@ proptest! {
     #[test]
     fn merged_parts_equal_the_report_of_their_data_read_whole(
         seed in 0u64..1_000,
-        sessions in 20u64..60,
+        sessions in 20u64..80,
         k in 2usize..=5,
         assignment in prop::collection::vec(0usize..5, 1..40),
     ) {
@@ -312,7 +314,7 @@ proptest! {
 
         let in_part_order: Vec<&SessionData> = parts.iter().flatten().copied().collect();
         let whole = report_of(&data, "whole", &in_part_order);
-        assert_data_is_rich(&whole);
+        prop_assert!(whole.diagnostics.is_empty(), "{:?}", whole.diagnostics);
         assert_same(&without_file_names(&merged), &without_file_names(&whole))?;
 
         let as_generated = report_of(&data, "sessions", &all.iter().collect::<Vec<_>>());
