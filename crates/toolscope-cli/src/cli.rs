@@ -40,6 +40,9 @@ pub enum Command {
     /// Check a run against a config of thresholds (and a baseline run): each rule with its value
     /// and verdict, as text, Markdown, JUnit XML or JSON; exit 1 when one fails.
     Gate(GateArgs),
+    /// Merge reports made on parts of a dataset (split by session) into the report of the
+    /// whole, printed as `report --json` prints it.
+    Merge(MergeArgs),
 }
 
 /// The command line, or the end of the process with clap's message when it is not a valid one.
@@ -203,6 +206,20 @@ pub struct DiffArgs {
     /// The significance level.
     #[arg(long, value_name = "A", default_value_t = 0.05, value_parser = alpha_parser)]
     pub alpha: f64,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Each PART is the report JSON of one part (`toolscope report --json`, made \
+with the same toolscope and options); no session may be in two parts. The merged report equals \
+the report of the parts' data read as one file in the order given, `inputs` aside. Exit codes: 0 \
+merged, 2 a part that cannot be read or merged. docs/merge.md has recipes for GNU parallel, \
+Spark, Ray and Dask."
+)]
+pub struct MergeArgs {
+    /// The parts' report JSON files, in the order of the data.
+    #[arg(value_name = "PART", required = true)]
+    pub parts: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -41,7 +41,7 @@ pub struct DriftItem {
     pub detail: String,
     /// Sessions whose tools show this difference.
     pub sessions: u64,
-    /// One of them, to look at.
+    /// One of them, to look at: the one with the smallest id.
     pub example_session: String,
 }
 
@@ -63,6 +63,11 @@ pub fn compare(sessions: &[Session], catalog: &[ToolDef]) -> Vec<DriftItem> {
                 .entry(difference.clone())
                 .or_insert_with(|| (0, session.session_id.clone()));
             entry.0 += 1;
+            // The smallest id, not the first read: the same example however the sessions were
+            // ordered or split into parts (crate::merge).
+            if session.session_id < entry.1 {
+                entry.1.clone_from(&session.session_id);
+            }
         }
     }
     items

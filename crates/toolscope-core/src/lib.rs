@@ -36,6 +36,7 @@ mod input;
 pub mod inputs;
 pub mod json;
 pub mod judge;
+pub mod merge;
 pub mod metrics;
 pub mod model;
 pub mod report;

@@ -5,6 +5,7 @@ mod check;
 mod diff;
 mod gate;
 mod judge;
+mod merge;
 mod report;
 mod score;
 mod share;
@@ -27,6 +28,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Judge(args) => judge::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::Gate(args) => gate::run(&args),
+        Command::Merge(args) => merge::run(&args),
     }
 }
 

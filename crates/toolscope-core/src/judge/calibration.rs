@@ -338,16 +338,7 @@ pub fn cohen_kappa(confusion: &Confusion) -> Option<(f64, f64)> {
 /// Calibrates `judge`'s verdicts against `human`'s, per criterion the human judged.
 pub fn calibrate(judge: &[Verdict], human: &[HumanVerdict]) -> Calibration {
     type Item<'a> = (&'a str, usize, Criterion);
-    let mut warnings = Vec::new();
-    let judges: BTreeSet<String> = judge
-        .iter()
-        .map(|verdict| format!("{} ({})", verdict.model, verdict.template.id))
-        .collect();
-    if judges.len() > 1 {
-        warnings.push(CalibrationWarning::SeveralJudges {
-            judges: judges.into_iter().collect(),
-        });
-    }
+    let warnings = judges_warnings(judge);
     let mut by_item: HashMap<Item<'_>, &Verdict> = HashMap::new();
     for verdict in judge {
         by_item.insert(
@@ -392,6 +383,74 @@ pub fn calibrate(judge: &[Verdict], human: &[HumanVerdict]) -> Calibration {
     }
 }
 
+/// A warning when the verdicts come from more than one judge (model and template).
+fn judges_warnings(judge: &[Verdict]) -> Vec<CalibrationWarning> {
+    let judges: BTreeSet<String> = judge
+        .iter()
+        .map(|verdict| format!("{} ({})", verdict.model, verdict.template.id))
+        .collect();
+    if judges.len() > 1 {
+        vec![CalibrationWarning::SeveralJudges {
+            judges: judges.into_iter().collect(),
+        }]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The calibration of the whole from the calibrations of parts of it (disjoint sets of
+/// sessions, in order) and all the judge's verdicts: each criterion's counts added, its
+/// disagreements in part order, and everything else ([`criterion_calibration`]: agreement, κ,
+/// intervals, warnings) recomputed from them, as [`calibrate`] would on the whole.
+///
+/// The items the judge scored that the human did not are counted from `judge` (a part without
+/// human verdicts has no calibration, yet its judge's items count in the whole's): the judge's
+/// distinct items of the criterion less those the human judged too.
+pub fn merge_calibrations(parts: &[&Calibration], judge: &[Verdict]) -> Option<Calibration> {
+    if parts.is_empty() {
+        return None;
+    }
+    let criteria = Criterion::ALL
+        .into_iter()
+        .filter_map(|criterion| {
+            let rows: Vec<&CriterionCalibration> = parts
+                .iter()
+                .flat_map(|part| &part.criteria)
+                .filter(|row| row.criterion == criterion)
+                .collect();
+            if rows.is_empty() {
+                return None;
+            }
+            let mut counts = PairCounts::default();
+            let mut disagreements = Vec::new();
+            for row in rows {
+                let confusion = &mut counts.confusion;
+                confusion.both_pass += row.confusion.both_pass;
+                confusion.judge_fail_human_pass += row.confusion.judge_fail_human_pass;
+                confusion.judge_pass_human_fail += row.confusion.judge_pass_human_fail;
+                confusion.both_fail += row.confusion.both_fail;
+                counts.judge_unscored += row.judge_unscored;
+                counts.human_without_judge += row.human_without_judge;
+                disagreements.extend(row.disagreements.iter().cloned());
+            }
+            let judge_items = judge
+                .iter()
+                .filter(|verdict| verdict.criterion == criterion)
+                .map(|verdict| (verdict.session_id.as_str(), verdict.step))
+                .collect::<BTreeSet<_>>()
+                .len() as u64;
+            let judged_by_both = counts.confusion.total() + counts.judge_unscored;
+            counts.judge_without_human = judge_items.saturating_sub(judged_by_both);
+            Some(criterion_calibration(criterion, counts, disagreements))
+        })
+        .collect();
+    Some(Calibration {
+        criteria,
+        warnings: judges_warnings(judge),
+        method: CalibrationMethod::default(),
+    })
+}
+
 fn calibrate_criterion<'a>(
     criterion: Criterion,
     pairs: impl Iterator<Item = ((&'a str, usize, Criterion), Option<Outcome>, Outcome)>,
@@ -419,6 +478,37 @@ fn calibrate_criterion<'a>(
             }
         }
     }
+    let counts = PairCounts {
+        confusion,
+        judge_unscored,
+        human_without_judge,
+        judge_without_human,
+    };
+    criterion_calibration(criterion, counts, disagreements)
+}
+
+/// What one criterion's calibration is computed from: counts that add up across disjoint sets
+/// of sessions.
+#[derive(Debug, Clone, Copy, Default)]
+struct PairCounts {
+    confusion: Confusion,
+    judge_unscored: u64,
+    human_without_judge: u64,
+    judge_without_human: u64,
+}
+
+/// One criterion's calibration from its counts and its disagreements.
+fn criterion_calibration(
+    criterion: Criterion,
+    counts: PairCounts,
+    disagreements: Vec<Disagreement>,
+) -> CriterionCalibration {
+    let PairCounts {
+        confusion,
+        judge_unscored,
+        human_without_judge,
+        judge_without_human,
+    } = counts;
     let paired = confusion.total();
     let agreed = confusion.both_pass + confusion.both_fail;
     let human_pass = confusion.both_pass + confusion.judge_fail_human_pass;

@@ -128,10 +128,20 @@ pub fn summarize(
     sessions: &[Session],
     spend: Option<&Spend>,
 ) -> JudgeSummary {
-    let agents: HashMap<&str, Option<&str>> = sessions
+    let agents = sessions
         .iter()
-        .map(|session| (session.session_id.as_str(), session.agent_id.as_deref()))
-        .collect();
+        .map(|session| (session.session_id.as_str(), session.agent_id.as_deref()));
+    summarize_with_agents(verdicts, agents, spend)
+}
+
+/// [`summarize`] with each session's agent given as (session id, agent id): what a report's
+/// session rows carry, so that reports of parts merge ([`crate::merge`]).
+pub fn summarize_with_agents<'a>(
+    verdicts: &[Verdict],
+    agents: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+    spend: Option<&Spend>,
+) -> JudgeSummary {
+    let agents: HashMap<&str, Option<&str>> = agents.into_iter().collect();
     let models: BTreeSet<&str> = verdicts
         .iter()
         .map(|verdict| verdict.model.as_str())

@@ -73,11 +73,20 @@ pub struct Trials {
 
 /// The trials of `sessions`, or None when no session names its task and has a reward.
 pub fn summarize_trials<'a>(sessions: impl IntoIterator<Item = &'a Session>) -> Option<Trials> {
+    trials_of(
+        sessions
+            .into_iter()
+            .filter_map(|session| Some((session.task_id.as_deref()?, session.trial?))),
+    )
+}
+
+/// The trials of each scored attempt given as its task and trial (in any order), or None when
+/// there are none. [`summarize_trials`] counts sessions with it; [`crate::merge`] the report
+/// rows of merged parts, so the two cannot disagree.
+pub fn trials_of<'a>(attempts: impl IntoIterator<Item = (&'a str, Trial)>) -> Option<Trials> {
     let mut by_task: BTreeMap<&str, Vec<Trial>> = BTreeMap::new();
-    for session in sessions {
-        if let (Some(task), Some(trial)) = (session.task_id.as_deref(), session.trial) {
-            by_task.entry(task).or_default().push(trial);
-        }
+    for (task, trial) in attempts {
+        by_task.entry(task).or_default().push(trial);
     }
     if by_task.is_empty() {
         return None;
@@ -114,7 +123,7 @@ pub fn summarize_trials<'a>(sessions: impl IntoIterator<Item = &'a Session>) -> 
         tasks: per_task.len() as u64,
         trials: all.len() as u64,
         successes: per_task.iter().map(|task| task.successes).sum(),
-        average_reward: all.iter().map(|trial| trial.reward).sum::<f64>() / all.len() as f64,
+        average_reward: sum_in_order(all.iter().map(|trial| trial.reward)) / all.len() as f64,
         is_uniform: per_task.iter().all(|task| task.trials == most),
         pass_hat_k: (1..=most)
             .map(|k| mean_over(k, &|task| pass_hat(task.successes, task.trials, k)))
@@ -135,6 +144,14 @@ pub fn summarize_trials<'a>(sessions: impl IntoIterator<Item = &'a Session>) -> 
             .collect(),
         per_task,
     })
+}
+
+/// The sum of `values` smallest first: the same to the last bit whatever order the attempts
+/// came in (the order of sessions in a file, or of parts merged).
+fn sum_in_order(values: impl Iterator<Item = f64>) -> f64 {
+    let mut values: Vec<f64> = values.collect();
+    values.sort_by(f64::total_cmp);
+    values.iter().sum()
 }
 
 /// C(c, k) / C(n, k) (0 when c < k).

@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use summary::{summarize_checks, KindCount, SessionSummary, Summary, ToolUsage};
+pub use summary::{
+    summarize_checks, summarize_sessions, KindCount, SessionSummary, Summary, ToolUsage,
+};
 
 use crate::checks::problem::Problem;
 use crate::diagnostic::Diagnostic;

@@ -9,7 +9,7 @@ use crate::checks::problem::{Problem, ProblemKind};
 use crate::checks::tool_errors::ToolErrorCounts;
 use crate::checks::SessionFindings;
 use crate::metrics::rate::{ratio, Rate};
-use crate::model::{turn_count, Origin, Session};
+use crate::model::{turn_count, Origin, Session, Trial};
 
 /// The headline numbers.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -78,6 +78,13 @@ pub struct SessionSummary {
     /// Whether it was checked without a tool catalog.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub is_without_catalog: bool,
+    /// The task it is a scored trial of (only when it has a trial too).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub task_id: Option<String>,
+    /// Its trial's number and reward (only when it names its task too): what the report's
+    /// trials are counted from.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub trial: Option<Trial>,
 }
 
 /// One tool's use across the sessions.
@@ -104,100 +111,151 @@ pub struct ToolUsage {
 pub fn summarize_checks<'s>(
     sessions: impl IntoIterator<Item = (&'s Session, SessionFindings, bool)>,
 ) -> (Summary, Vec<SessionSummary>, Vec<ToolUsage>, Vec<Problem>) {
-    let mut summary = Summary::default();
     let mut rows: Vec<(SessionSummary, Vec<Problem>)> = Vec::new();
     let mut tools: BTreeMap<String, ToolUsage> = BTreeMap::new();
+    for (session, found, is_without_catalog) in sessions {
+        count_tools(session, &found, &mut tools);
+        rows.push(session_row(session, found, is_without_catalog));
+    }
+    let (summary, session_rows, problems) = summarize_sessions(rows);
+    let tools = tools
+        .into_iter()
+        .map(|(tool, usage)| ToolUsage { tool, ..usage })
+        .collect();
+    (summary, session_rows, tools, problems)
+}
+
+/// Adds one session's calls, errors and problems to the per-tool counts.
+fn count_tools(
+    session: &Session,
+    found: &SessionFindings,
+    tools: &mut BTreeMap<String, ToolUsage>,
+) {
+    for call in session.calls() {
+        // Look up before inserting: one allocation per tool, not per call.
+        match tools.get_mut(call.name.as_str()) {
+            Some(usage) => usage.calls += 1,
+            None => {
+                let usage = ToolUsage {
+                    calls: 1,
+                    ..ToolUsage::default()
+                };
+                tools.insert(call.name.clone(), usage);
+            }
+        }
+    }
+    for (tool, errors) in &found.errors_by_tool {
+        let usage = tools.entry(tool.clone()).or_default();
+        usage.errors += errors;
+        usage.sessions_with_errors += u64::from(*errors > 0);
+    }
+    let mut tool_problem_steps: BTreeSet<usize> = BTreeSet::new();
+    for problem in found.problems.iter().filter(|p| p.kind.is_failure()) {
+        let usage = tools.entry(problem.tool.clone()).or_default();
+        usage.problems += 1;
+        if tool_problem_steps.insert(problem.step) {
+            usage.calls_with_problems += 1;
+        }
+    }
+}
+
+/// One session's row and its problems (in the checks' order).
+fn session_row(
+    session: &Session,
+    found: SessionFindings,
+    is_without_catalog: bool,
+) -> (SessionSummary, Vec<Problem>) {
+    let mut failed_steps: BTreeSet<usize> = BTreeSet::new();
+    let mut by_kind: BTreeMap<ProblemKind, u64> = BTreeMap::new();
+    for problem in &found.problems {
+        *by_kind.entry(problem.kind).or_default() += 1;
+        if problem.kind.is_failure() {
+            failed_steps.insert(problem.step);
+        }
+    }
+    let problems = found
+        .problems
+        .iter()
+        .filter(|p| p.kind.is_failure())
+        .count() as u64;
+    // Only a scored trial of a task carries them: what the trials need, and nothing for other
+    // sessions, so their rows stay as they were.
+    let (task_id, trial) = match (&session.task_id, session.trial) {
+        (Some(task_id), Some(trial)) => (Some(task_id.clone()), Some(trial)),
+        _ => (None, None),
+    };
+    let row = SessionSummary {
+        session_id: session.session_id.clone(),
+        agent_id: session.agent_id.clone(),
+        origin: session.origin.clone(),
+        calls: found.calls as u64,
+        turns: turn_count(session) as u64,
+        problems,
+        calls_with_problems: failed_steps.len() as u64,
+        problems_by_kind: by_kind,
+        tool_errors: found.tool_errors,
+        is_without_catalog,
+        task_id,
+        trial,
+    };
+    (row, found.problems)
+}
+
+/// Builds the summary from the sessions' rows and problems (in input order), and orders them
+/// as the report does: sessions worst first, problems by session in that order, then as the
+/// checks found them.
+///
+/// Everything in [`Summary`] is counted from these rows, so a report's own `sessions` and
+/// `problems` are enough to rebuild it: [`crate::merge`] does, for reports of parts of a
+/// dataset, with this same function.
+pub fn summarize_sessions(
+    rows: Vec<(SessionSummary, Vec<Problem>)>,
+) -> (Summary, Vec<SessionSummary>, Vec<Problem>) {
+    let mut summary = Summary::default();
     let mut session_rates = Vec::new();
     let mut sessions_with_problems = 0;
     let mut sessions_with_errors = 0;
-    for (session, found, is_without_catalog) in sessions {
+    for (row, problems) in &rows {
         summary.sessions += 1;
-        for call in session.calls() {
-            // Look up before inserting: one allocation per tool, not per call.
-            match tools.get_mut(call.name.as_str()) {
-                Some(usage) => usage.calls += 1,
-                None => {
-                    let usage = ToolUsage {
-                        calls: 1,
-                        ..ToolUsage::default()
-                    };
-                    tools.insert(call.name.clone(), usage);
-                }
-            }
-        }
-        for (tool, errors) in &found.errors_by_tool {
-            let usage = tools.entry(tool.clone()).or_default();
-            usage.errors += errors;
-            usage.sessions_with_errors += u64::from(*errors > 0);
-        }
-        let mut failed_steps: BTreeSet<usize> = BTreeSet::new();
-        let mut by_kind: BTreeMap<ProblemKind, u64> = BTreeMap::new();
         let mut kind_steps: BTreeMap<ProblemKind, BTreeSet<usize>> = BTreeMap::new();
-        let mut tool_problem_steps: BTreeSet<usize> = BTreeSet::new();
-        for problem in &found.problems {
-            *by_kind.entry(problem.kind).or_default() += 1;
+        for problem in problems {
             kind_steps
                 .entry(problem.kind)
                 .or_default()
                 .insert(problem.step);
-            if problem.kind.is_failure() {
-                failed_steps.insert(problem.step);
-                let usage = tools.entry(problem.tool.clone()).or_default();
-                usage.problems += 1;
-                if tool_problem_steps.insert(problem.step) {
-                    usage.calls_with_problems += 1;
-                }
-            } else {
+            if !problem.kind.is_failure() {
                 summary.undecidable_calls += 1;
             }
         }
         for (kind, steps) in &kind_steps {
             let entry = summary.by_kind.entry(*kind).or_default();
-            entry.problems += by_kind[kind];
+            entry.problems += row.problems_by_kind.get(kind).copied().unwrap_or(0);
             entry.calls += steps.len() as u64;
             entry.sessions += 1;
         }
-        let problems = found
-            .problems
-            .iter()
-            .filter(|p| p.kind.is_failure())
-            .count() as u64;
-        let calls = found.calls as u64;
-        summary.calls += calls;
-        summary.problems += problems;
-        summary.calls_with_problems.count += failed_steps.len() as u64;
-        summary.tool_errors.add(&found.tool_errors);
-        summary.sessions_without_catalog += u64::from(is_without_catalog);
-        sessions_with_problems += u64::from(problems > 0);
-        sessions_with_errors += u64::from(found.tool_errors.errors > 0);
-        if calls > 0 {
-            session_rates.push(failed_steps.len() as f64 / calls as f64);
+        summary.calls += row.calls;
+        summary.problems += row.problems;
+        summary.calls_with_problems.count += row.calls_with_problems;
+        summary.tool_errors.add(&row.tool_errors);
+        summary.sessions_without_catalog += u64::from(row.is_without_catalog);
+        sessions_with_problems += u64::from(row.problems > 0);
+        sessions_with_errors += u64::from(row.tool_errors.errors > 0);
+        if row.calls > 0 {
+            session_rates.push(row.calls_with_problems as f64 / row.calls as f64);
         }
-        let turns = turn_count(session) as u64;
-        summary.turns += turns;
-        rows.push((
-            SessionSummary {
-                session_id: session.session_id.clone(),
-                agent_id: session.agent_id.clone(),
-                origin: session.origin.clone(),
-                calls,
-                turns,
-                problems,
-                calls_with_problems: failed_steps.len() as u64,
-                problems_by_kind: by_kind,
-                tool_errors: found.tool_errors,
-                is_without_catalog,
-            },
-            found.problems,
-        ));
+        summary.turns += row.turns;
     }
     summary.calls_with_problems = Rate::new(summary.calls_with_problems.count, summary.calls);
     summary.sessions_with_problems = Rate::new(sessions_with_problems, summary.sessions);
+    // Summed in a defined order (smallest first), not in input order, so the mean is the same
+    // to the last bit however the sessions were ordered or split.
+    session_rates.sort_by(f64::total_cmp);
     summary.mean_session_problem_rate =
         ratio(session_rates.iter().sum(), session_rates.len() as f64);
     summary.tool_error_rate = Rate::new(summary.tool_errors.errors, summary.tool_errors.results);
     summary.sessions_with_tool_errors = Rate::new(sessions_with_errors, summary.sessions);
 
+    let mut rows = rows;
     // Worst first: most problems, then most tool errors; ties keep input order.
     rows.sort_by(|(a, _), (b, _)| {
         b.problems
@@ -210,9 +268,5 @@ pub fn summarize_checks<'s>(
         problems.extend(found);
         session_rows.push(row);
     }
-    let tools = tools
-        .into_iter()
-        .map(|(tool, usage)| ToolUsage { tool, ..usage })
-        .collect();
-    (summary, session_rows, tools, problems)
+    (summary, session_rows, problems)
 }
