@@ -180,15 +180,8 @@ pub struct DiffArgs {
     /// The current run: a report JSON or a trace file.
     #[arg(value_name = "CURRENT")]
     pub current: PathBuf,
-    /// Tool catalog(s), for runs given as trace files.
-    #[arg(long = "tools", value_name = "FILE")]
-    pub tools: Vec<PathBuf>,
-    /// Ordering rules, for runs given as trace files.
-    #[arg(long = "rules", value_name = "FILE")]
-    pub rules: Vec<PathBuf>,
-    /// Read trace files as this format instead of detecting it.
-    #[arg(long, value_name = "FORMAT", value_parser = trace_format_parser())]
-    pub format: Option<TraceFormat>,
+    #[command(flatten)]
+    pub traces: TraceOptions,
     #[command(flatten)]
     pub metrics: MetricArgs,
     /// Print the comparison as JSON (docs/compare.md).
@@ -248,20 +241,39 @@ pub struct GateArgs {
     /// A link to the full report, put at the top of the Markdown (http or https only).
     #[arg(long, value_name = "URL")]
     pub report_url: Option<String>,
-    /// Tool catalog(s), for traces.
-    #[arg(long = "tools", value_name = "FILE")]
-    pub tools: Vec<PathBuf>,
-    /// Ordering rules, for traces.
-    #[arg(long = "rules", value_name = "FILE")]
-    pub rules: Vec<PathBuf>,
-    /// Read trace files as this format instead of detecting it.
-    #[arg(long, value_name = "FORMAT", value_parser = trace_format_parser())]
-    pub format: Option<TraceFormat>,
+    #[command(flatten)]
+    pub traces: TraceOptions,
     #[command(flatten)]
     pub metrics: MetricArgs,
     /// The run: one report JSON, or trace files.
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<PathBuf>,
+}
+
+/// How runs given as trace files (not report JSONs) are read, for `diff` and `gate`.
+#[derive(Debug, Args)]
+pub struct TraceOptions {
+    /// Tool catalog(s), for runs given as trace files.
+    #[arg(long = "tools", value_name = "FILE")]
+    pub tools: Vec<PathBuf>,
+    /// Ordering rules, for runs given as trace files.
+    #[arg(long = "rules", value_name = "FILE")]
+    pub rules: Vec<PathBuf>,
+    /// Read trace files as this format instead of detecting it.
+    #[arg(long, value_name = "FORMAT", value_parser = trace_format_parser())]
+    pub format: Option<TraceFormat>,
+}
+
+impl TraceOptions {
+    /// The input arguments that read `inputs` with these options.
+    pub fn with_inputs(&self, inputs: Vec<PathBuf>) -> InputArgs {
+        InputArgs {
+            tools: self.tools.clone(),
+            rules: self.rules.clone(),
+            format: self.format,
+            inputs,
+        }
+    }
 }
 
 fn alpha_parser(text: &str) -> Result<f64, String> {

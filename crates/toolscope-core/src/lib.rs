@@ -42,6 +42,8 @@ pub mod model;
 pub mod report;
 mod role;
 pub mod share;
+#[cfg(test)]
+mod test_support;
 
 pub use analysis::{Analysis, Filter, Progress, Stage};
 pub use analyze::analyze;

@@ -45,13 +45,10 @@ pub fn run(args: &DiffArgs) -> Result<Outcome> {
 /// A run: the report JSON in `path`, or the report of the trace file in `path` with the input
 /// options; and whether reading it gave input errors (printed on stderr).
 fn load_run(path: &Path, args: &DiffArgs) -> Result<(Report, bool)> {
-    let inputs = InputArgs {
-        tools: args.tools.clone(),
-        rules: args.rules.clone(),
-        format: args.format,
-        inputs: vec![path.to_path_buf()],
-    };
-    load_runs(&inputs, &args.metrics)
+    load_runs(
+        &args.traces.with_inputs(vec![path.to_path_buf()]),
+        &args.metrics,
+    )
 }
 
 /// A run from `inputs`: the report JSON when they are one, else their report with the input

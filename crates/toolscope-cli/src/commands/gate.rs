@@ -9,7 +9,7 @@ use toolscope_core::gate::evaluate;
 use toolscope_core::gate::markdown::markdown;
 
 use super::diff::load_runs;
-use crate::cli::{GateArgs, InputArgs};
+use crate::cli::GateArgs;
 use crate::output::gate::{junit, print_gate};
 use crate::output::json::print_json_value;
 use crate::Outcome;
@@ -28,21 +28,13 @@ pub fn run(args: &GateArgs) -> Result<Outcome> {
     );
     let text = std::fs::read_to_string(&args.config).with_context(|| format!("reading {name}"))?;
     let config = parse_config(&text).map_err(|error| anyhow::anyhow!("{name}: {error}"))?;
-    let inputs = InputArgs {
-        tools: args.tools.clone(),
-        rules: args.rules.clone(),
-        format: args.format,
-        inputs: args.inputs.clone(),
-    };
+    let inputs = args.traces.with_inputs(args.inputs.clone());
     let (current, current_errors) = load_runs(&inputs, &args.metrics)?;
     let baseline = match &args.baseline {
-        Some(path) => {
-            let inputs = InputArgs {
-                inputs: vec![path.clone()],
-                ..inputs
-            };
-            Some(load_runs(&inputs, &args.metrics)?)
-        }
+        Some(path) => Some(load_runs(
+            &args.traces.with_inputs(vec![path.clone()]),
+            &args.metrics,
+        )?),
         None => None,
     };
     let result = evaluate(

@@ -56,7 +56,6 @@ pub fn confusion_changes(base: &Selection, current: &Selection) -> Vec<CellChang
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Analysis, InputFile, Options, Role};
 
     fn selection(calls: &[&str]) -> Selection {
         let mut sessions = String::new();
@@ -69,18 +68,9 @@ mod tests {
                 "{{\"session_id\": \"s{i}\", \"turn\": 0, \"expected_tool\": \"lookup\"}}\n"
             ));
         }
-        Analysis::new(
-            &[
-                InputFile::new("s.jsonl", sessions.as_bytes(), Role::Traces),
-                InputFile::new("l.jsonl", labels.as_bytes(), Role::Labels),
-            ],
-            &Options::default(),
-            &mut |_| {},
-        )
-        .report()
-        .selection
-        .clone()
-        .unwrap()
+        crate::test_support::report_of(&sessions, &labels)
+            .selection
+            .unwrap()
     }
 
     #[test]

@@ -502,7 +502,6 @@ fn unpaired_bootstrap(before: &Side, after: &Side, options: &DiffOptions) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Analysis, InputFile, Options, Role};
 
     /// `n` sessions `{prefix}{i}`, each one turn calling lookup_order or search_docs (the `wrong`
     /// first ones call search_docs), labelled lookup_order.
@@ -524,16 +523,7 @@ mod tests {
             ));
             labels.push('\n');
         }
-        Analysis::new(
-            &[
-                InputFile::new("s.jsonl", sessions.as_bytes(), Role::Traces),
-                InputFile::new("l.jsonl", labels.as_bytes(), Role::Labels),
-            ],
-            &Options::default(),
-            &mut |_| {},
-        )
-        .report()
-        .clone()
+        crate::test_support::report_of(&sessions, &labels)
     }
 
     fn metric<'a>(diff: &'a Diff, name: &str) -> &'a MetricDiff {

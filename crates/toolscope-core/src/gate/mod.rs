@@ -317,7 +317,6 @@ fn fill(template: &str, value: f64, threshold: f64, metric: &str) -> String {
 mod tests {
     use super::config::parse_config;
     use super::*;
-    use crate::{Analysis, InputFile, Options, Role};
 
     /// The second seed's example confusion matrix (rows expected, columns called).
     const TOOLS: [&str; 4] = ["get_stock", "search_web", "get_news", "get_financial"];
@@ -343,16 +342,7 @@ mod tests {
                 }
             }
         }
-        Analysis::new(
-            &[
-                InputFile::new("s.jsonl", sessions.as_bytes(), Role::Traces),
-                InputFile::new("l.jsonl", labels.as_bytes(), Role::Labels),
-            ],
-            &Options::default(),
-            &mut |_| {},
-        )
-        .report()
-        .clone()
+        crate::test_support::report_of(&sessions, &labels)
     }
 
     const SEED_ALERT: &str = r#"
