@@ -98,15 +98,8 @@ fn escaped_value(value: &ContextValue) -> Option<ContextValue> {
 /// Inputs every command reads.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Tool catalog(s): the schemas calls are checked against (default: the tools each session carries).
-    #[arg(long = "tools", value_name = "FILE")]
-    pub tools: Vec<PathBuf>,
-    /// Ordering rules: {"must_come_after": {tool: [earlier, ...]}}.
-    #[arg(long = "rules", value_name = "FILE")]
-    pub rules: Vec<PathBuf>,
-    /// Read every trace file as this format instead of detecting it from the content.
-    #[arg(long, value_name = "FORMAT", value_parser = trace_format_parser())]
-    pub format: Option<TraceFormat>,
+    #[command(flatten)]
+    pub options: TraceOptions,
     /// Trace files (any format in docs/formats.md, detected from the content); - reads stdin.
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<PathBuf>,
@@ -250,16 +243,17 @@ pub struct GateArgs {
     pub inputs: Vec<PathBuf>,
 }
 
-/// How runs given as trace files (not report JSONs) are read, for `diff` and `gate`.
-#[derive(Debug, Args)]
+/// How trace files are read: every command's, and `diff`'s and `gate`'s for runs given as
+/// traces rather than report JSONs.
+#[derive(Debug, Clone, Args)]
 pub struct TraceOptions {
-    /// Tool catalog(s), for runs given as trace files.
+    /// Tool catalog(s): the schemas calls are checked against (default: the tools each session carries).
     #[arg(long = "tools", value_name = "FILE")]
     pub tools: Vec<PathBuf>,
-    /// Ordering rules, for runs given as trace files.
+    /// Ordering rules: {"must_come_after": {tool: [earlier, ...]}}.
     #[arg(long = "rules", value_name = "FILE")]
     pub rules: Vec<PathBuf>,
-    /// Read trace files as this format instead of detecting it.
+    /// Read every trace file as this format instead of detecting it from the content.
     #[arg(long, value_name = "FORMAT", value_parser = trace_format_parser())]
     pub format: Option<TraceFormat>,
 }
@@ -268,9 +262,7 @@ impl TraceOptions {
     /// The input arguments that read `inputs` with these options.
     pub fn with_inputs(&self, inputs: Vec<PathBuf>) -> InputArgs {
         InputArgs {
-            tools: self.tools.clone(),
-            rules: self.rules.clone(),
-            format: self.format,
+            options: self.clone(),
             inputs,
         }
     }

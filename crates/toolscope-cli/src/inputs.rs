@@ -43,8 +43,8 @@ pub fn read_inputs(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<I
     let verdicts: &[PathBuf] = metrics.map_or(&[], |metrics| &metrics.verdicts);
     let human_verdicts: &[PathBuf] = metrics.map_or(&[], |metrics| &metrics.human_verdicts);
     let named = [
-        (&inputs.tools[..], Role::Catalog),
-        (&inputs.rules[..], Role::Rules),
+        (&inputs.options.tools[..], Role::Catalog),
+        (&inputs.options.rules[..], Role::Rules),
         (&inputs.inputs[..], Role::Traces),
         (labels, Role::Labels),
         (verdicts, Role::Verdicts),
@@ -57,7 +57,7 @@ pub fn read_inputs(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<I
         }
     }
     let mut options = Options {
-        format: inputs.format,
+        format: inputs.options.format,
         ..Options::default()
     };
     if let Some(metrics) = metrics {
