@@ -9,10 +9,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use js_sys::{Array, Uint8Array};
+use js_sys::{Array, Reflect, Uint8Array};
 use toolscope_core::judge::cache::{is_cacheable, VerdictCache};
 use toolscope_core::judge::cost::{default_table, Price};
-use toolscope_core::judge::provider::browser_failure_detail;
+use toolscope_core::judge::provider::{browser_failure_detail, MAX_RESPONSE_BYTES};
 use toolscope_core::judge::run::{
     estimate_plan, not_run_answer, plan_calls, Exchange, Failure, Ledger, Next, PlannedCall,
 };
@@ -26,8 +26,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    AbortController, DedicatedWorkerGlobalScope, Headers, ReferrerPolicy, RequestCredentials,
-    RequestInit, RequestMode, RequestRedirect, Response,
+    AbortController, DedicatedWorkerGlobalScope, Headers, ReadableStreamDefaultReader,
+    ReferrerPolicy, RequestCredentials, RequestInit, RequestMode, RequestRedirect, Response,
 };
 
 use crate::protocol::{JudgeRunSpec, JudgeSelection, Reply};
@@ -379,11 +379,11 @@ async fn send_once(
         let response: Response = JsFuture::from(scope.fetch_with_str_and_init(&request.url, &init))
             .await?
             .unchecked_into();
-        let body = JsFuture::from(response.array_buffer()?).await?;
+        let body = read_bounded(&response).await?;
         Ok::<_, JsValue>(HttpResponse {
             status: response.status(),
             headers: response_headers(&response.headers()),
-            body: Uint8Array::new(&body).to_vec(),
+            body,
         })
     }
     .await;
@@ -402,6 +402,9 @@ async fn send_once(
                 .dyn_ref::<js_sys::Error>()
                 .map(|error| String::from(error.message()))
                 .unwrap_or_else(|| "network error".into());
+            if message.starts_with(TOO_LARGE) {
+                return failure(format!("{}: {message}", request.url));
+            }
             failure(browser_failure_detail(
                 &run.borrow().spec.config,
                 &page_origin,
@@ -409,6 +412,41 @@ async fn send_once(
             ))
         }
     })
+}
+
+/// How a body over [`MAX_RESPONSE_BYTES`] is reported.
+const TOO_LARGE: &str = "the answer is larger than";
+
+/// The body, read as it streams in, never past [`MAX_RESPONSE_BYTES`]: a longer one is cancelled
+/// and is an error (as the CLI's client treats it), so a broken or hostile server cannot fill the
+/// worker's memory before the timeout.
+async fn read_bounded(response: &Response) -> Result<Vec<u8>, JsValue> {
+    let Some(body) = response.body() else {
+        return Ok(Vec::new());
+    };
+    let reader: ReadableStreamDefaultReader = body.get_reader().dyn_into()?;
+    let mut bytes: Vec<u8> = Vec::new();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await?;
+        let is_done = Reflect::get(&chunk, &JsValue::from_str("done"))?
+            .as_bool()
+            .unwrap_or(true);
+        if is_done {
+            return Ok(bytes);
+        }
+        let value: Uint8Array = Reflect::get(&chunk, &JsValue::from_str("value"))?.dyn_into()?;
+        if bytes.len() as u64 + u64::from(value.length()) > MAX_RESPONSE_BYTES {
+            let _ = reader.cancel();
+            return Err(js_sys::Error::new(&format!(
+                "{TOO_LARGE} {} MiB, the most toolscope reads",
+                MAX_RESPONSE_BYTES >> 20
+            ))
+            .into());
+        }
+        let start = bytes.len();
+        bytes.resize(start + value.length() as usize, 0);
+        value.copy_to(&mut bytes[start..]);
+    }
 }
 
 fn response_headers(headers: &Headers) -> Vec<(String, String)> {

@@ -9,7 +9,7 @@
 //
 // Faults are asked for by the test: `fake.fault = (prompt, seen) => name` where `seen` counts
 // the requests with this prompt, and name is 'rate_limit' (429 with retry-after: 1), 'refusal',
-// 'hang' (answers after `hangMs`) or undefined.
+// 'hang' (answers after `hangMs`), 'huge' (17 MiB of whitespace before the answer) or undefined.
 //
 // For the judge benchmark (bench/judge-fake.mjs): `latencyMs` delays every answer by that long, as
 // a model's think time; `isRecording: false` keeps only the count of requests (`requestCount`,
@@ -129,6 +129,23 @@ export async function startFakeProvider({
       if (fault === 'rate_limit') {
         answer(429, { error: { message: 'Rate limit reached, try again in 1s', type: 'rate_limit_error',
           code: 'rate_limit_exceeded' } }, { 'retry-after': '1' });
+        return;
+      }
+      if (fault === 'huge') {
+        // 17 MiB of JSON whitespace before the answer, streamed: past what the page reads.
+        response.writeHead(200, { ...cors, 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(1 << 20, 0x20);
+        let sent = 0;
+        const more = () => {
+          while (sent < 17) {
+            sent += 1;
+            if (!response.write(chunk)) return response.once('drain', more);
+          }
+          response.end(JSON.stringify(respond(request.url, prompt, undefined)));
+          return undefined;
+        };
+        response.on('error', () => {});
+        more();
         return;
       }
       const reply = () => answer(200, respond(request.url, prompt, fault));

@@ -294,6 +294,24 @@ async function waitUntil(condition, timeout = 30_000) {
   }
 }
 
+test('an answer larger than 16 MiB is not read: an http_error verdict, the others judged', async () => {
+  reset();
+  fake.fault = (prompt) => (/THE CALL TO JUDGE: event \d+, search_docs /.test(prompt) ? 'huge' : undefined);
+  const page = await judgePage({ model: 'huge-model' });
+  const summary = await run(page);
+  assert.match(summary, /^judged 5 calls: 5 sent/);
+  const { text } = await downloadText(page, () => page.getByTestId('download-report-json').click());
+  const verdicts = JSON.parse(text).judge.verdicts;
+  const docs = verdicts.filter((verdict) => verdict.tool === 'search_docs');
+  assert.ok(docs.length > 0);
+  for (const verdict of docs) {
+    assert.equal(verdict.cause, 'http_error');
+    assert.match(verdict.reason, /the answer is larger than 16 MiB, the most toolscope reads/);
+  }
+  assert.ok(verdicts.filter((verdict) => verdict.tool !== 'search_docs').every((verdict) => verdict.verdict !== 'unscored'));
+  assert.deepEqual(errors, []);
+});
+
 test('the budget stops the run: the calls not sent are not_run', async () => {
   reset();
   const page = await judgePage({ provider: 'openai', model: 'gpt-4o-mini' });

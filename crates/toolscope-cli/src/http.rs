@@ -13,8 +13,7 @@ use std::time::Duration;
 
 use toolscope_core::judge::{HttpRequest, HttpResponse};
 
-/// The largest response body read: verdicts are a few kilobytes, error pages a few more.
-pub const MAX_RESPONSE_BYTES: u64 = 16 * 1024 * 1024;
+pub use toolscope_core::judge::provider::MAX_RESPONSE_BYTES;
 
 /// A blocking client shared by the judge's workers.
 #[derive(Clone)]

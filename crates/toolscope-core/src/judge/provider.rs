@@ -41,6 +41,10 @@ pub const OPENAI_SCHEMA_NAME: &str = "tool_call_verdict";
 /// spend part of the allowance thinking.
 pub const DEFAULT_MAX_OUTPUT_TOKENS: u32 = 2_048;
 
+/// The largest answer body read, by the CLI and the page alike: verdicts are a few kilobytes,
+/// error pages a few more. A longer body is not read (an `http_error` verdict).
+pub const MAX_RESPONSE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// Where an OpenAI-compatible server is looked for when no base URL is given: Ollama's default
 /// address on this machine, so a key never leaves it by accident. [`ProviderConfig::check`]
 /// asks for a base URL instead.
