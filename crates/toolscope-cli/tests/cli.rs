@@ -686,3 +686,25 @@ fn report_prints_the_top_findings_each_with_its_fix() {
         ]
     );
 }
+
+#[test]
+fn the_report_records_how_arguments_were_compared() {
+    for (mode, expected) in [(None, "exact"), (Some("subset"), "subset")] {
+        let mut command = toolscope();
+        command.args([
+            "report",
+            "--json",
+            "--labels",
+            &fixture("seed/selection_labels.jsonl"),
+        ]);
+        if let Some(mode) = mode {
+            command.args(["--args-match", mode]);
+        }
+        let output = command
+            .arg(fixture("seed/selection_sessions.jsonl"))
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["selection"]["args_mode"], expected);
+    }
+}

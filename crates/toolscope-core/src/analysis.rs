@@ -29,7 +29,7 @@ use crate::judge::sample::CallRef;
 use crate::judge::verdict_file::merge_verdicts;
 use crate::judge::Verdict;
 use crate::metrics::outcome::TurnOutcome;
-use crate::metrics::selection::summarize;
+use crate::metrics::selection::{summarize, Selection};
 use crate::metrics::task_actions::{summarize_tasks, TaskOutcome};
 use crate::metrics::trials::summarize_trials;
 use crate::model::{event_positions, Event, Session, ToolDef};
@@ -190,7 +190,10 @@ impl Analysis {
                 .filter(|outcome| filter.keeps_outcome(outcome))
                 .cloned()
                 .collect();
-            summarize(kept, parts.options.min_support)
+            Selection {
+                args_mode: parts.options.args_mode,
+                ..summarize(kept, parts.options.min_support)
+            }
         });
         let tasks = parts.task_outcomes.as_ref().map(|outcomes| {
             summarize_tasks(

@@ -24,7 +24,7 @@ use crate::judge::verdict_file::{
 };
 use crate::judge::Verdict;
 use crate::metrics::outcome::{score_turn, TurnOutcome};
-use crate::metrics::selection::summarize;
+use crate::metrics::selection::{summarize, Selection};
 use crate::metrics::task_actions::{summarize_tasks, TaskOutcome};
 use crate::model::{turn_count, turns_of, Session, ToolDef};
 use crate::report::{summarize_checks, InputSummary, Report};
@@ -69,9 +69,10 @@ pub(crate) struct Parts {
 
 impl Parts {
     fn into_report(self) -> Report {
-        let selection = self
-            .outcomes
-            .map(|outcomes| summarize(outcomes, self.options.min_support));
+        let selection = self.outcomes.map(|outcomes| Selection {
+            args_mode: self.options.args_mode,
+            ..summarize(outcomes, self.options.min_support)
+        });
         let rows = self
             .sessions
             .iter()

@@ -382,6 +382,24 @@ fn parts_made_with_another_min_support_or_version_are_refused() {
         "{error:?}"
     );
 
+    // Arguments compared another way (--args-match subset): refused too, and said so.
+    let mut subset = report_of(&data, "b", &all[5..].iter().collect::<Vec<_>>());
+    subset.selection.as_mut().expect("labels").args_mode =
+        toolscope_core::metrics::args_match::ArgsMode::Subset;
+    let error = merge_reports(&[first.clone(), subset]).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            MergeError::Option {
+                part: 1,
+                option: "args_mode (--args-match)",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("subset"), "{error}");
+
     second.toolscope_version = "0.0.1".into();
     let error = merge_reports(&[first, second]).unwrap_err();
     assert!(

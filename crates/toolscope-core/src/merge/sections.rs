@@ -30,11 +30,24 @@ pub(super) fn merge_tools(parts: &[Report]) -> Vec<ToolUsage> {
 /// (which must agree); None when no part had labels.
 pub(super) fn merge_selection(parts: &[Report]) -> Result<Option<Selection>, MergeError> {
     let mut min_support = None;
+    let mut args_mode = None;
     let mut outcomes = Vec::new();
     for (part, report) in parts.iter().enumerate() {
         let Some(selection) = &report.selection else {
             continue;
         };
+        match args_mode {
+            None => args_mode = Some(selection.args_mode),
+            Some(expected) if expected != selection.args_mode => {
+                return Err(MergeError::Option {
+                    part,
+                    option: "args_mode (--args-match)",
+                    found: format!("{:?}", selection.args_mode).to_lowercase(),
+                    expected: format!("{expected:?}").to_lowercase(),
+                })
+            }
+            Some(_) => {}
+        }
         match min_support {
             None => min_support = Some(selection.min_support),
             Some(expected) if expected != selection.min_support => {
@@ -49,7 +62,10 @@ pub(super) fn merge_selection(parts: &[Report]) -> Result<Option<Selection>, Mer
         }
         outcomes.extend(selection.outcomes.iter().cloned());
     }
-    Ok(min_support.map(|min_support| summarize(outcomes, min_support)))
+    Ok(min_support.map(|min_support| Selection {
+        args_mode: args_mode.unwrap_or_default(),
+        ..summarize(outcomes, min_support)
+    }))
 }
 
 /// Task actions summarised again from every part's sessions' outcomes; None when no part had

@@ -244,6 +244,10 @@ pub struct Selection {
     pub task_success: Rate,
     /// The support threshold used for `is_low_support`.
     pub min_support: u64,
+    /// How labelled arguments were compared (`--args-match`): reports to merge or compare
+    /// must agree on it.
+    #[serde(default)]
+    pub args_mode: crate::metrics::args_match::ArgsMode,
     /// Every scored turn, for drilling down from any number to its turns.
     pub outcomes: Vec<TurnOutcome>,
 }
@@ -375,6 +379,7 @@ pub fn summarize(outcomes: Vec<TurnOutcome>, min_support: u64) -> Selection {
         confusion,
         confused_pairs,
         min_support,
+        args_mode: Default::default(),
         outcomes,
     }
 }
