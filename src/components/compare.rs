@@ -163,8 +163,10 @@ fn DiffTable(diff: Diff) -> impl IntoView {
         Verdict::NotInBoth => 4,
     };
     rows.sort_by_key(|row| rank(row.verdict));
+    let notes = diff.notes;
     view! {
         <h2>"Metric by metric"</h2>
+        {notes.into_iter().map(|note| view! { <p class="notice" data-testid="compare-note">{note}</p> }).collect_view()}
         <p class="hint">
             {format!(
                 "Baseline {} sessions, compared {} sessions, {} in both. Worse and better first.",

@@ -30,6 +30,9 @@ pub fn print_diff(diff: &Diff, base: &Path, current: &Path) -> Result<()> {
         diff.options.min_cases,
         diff.options.alpha,
     ))?;
+    for note in &diff.notes {
+        out.line(format_args!("note: {note}"))?;
+    }
     out.line("")?;
     let mut rows: Vec<&MetricDiff> = diff.metrics.iter().collect();
     rows.sort_by_key(|row| rank(row.verdict));

@@ -160,6 +160,10 @@ pub struct Diff {
     pub only_in_base: Vec<String>,
     /// …
     pub only_in_current: Vec<String>,
+    /// What makes part of the comparison unsound, said once (e.g. arguments compared another
+    /// way in each run).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// How many sessions each run has and shares.
@@ -263,6 +267,27 @@ pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
         metrics.push(row);
     }
     adjust_recalls(&mut metrics, options.alpha);
+    let mut notes = Vec::new();
+    if let (Some(before), Some(after)) = (&base.selection, &current.selection) {
+        if before.args_mode != after.args_mode {
+            notes.push(
+                format!(
+                "the runs compared labelled arguments differently ({:?} and {:?}, --args-match): \
+                 selection.args_accuracy is not compared",
+                before.args_mode, after.args_mode
+            )
+                .to_lowercase(),
+            );
+            for row in metrics
+                .iter_mut()
+                .filter(|row| row.metric == "selection.args_accuracy")
+            {
+                row.verdict = Verdict::NotInBoth;
+                (row.difference, row.interval, row.p_value) = (None, None, None);
+                row.test = "none".into();
+            }
+        }
+    }
     let order = |change: &CaseChange| (change.session_id.clone(), change.case.clone());
     regressed.sort_by_key(order);
     improved.sort_by_key(order);
@@ -284,6 +309,7 @@ pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
             .difference(&base_ids)
             .map(|id| id.to_string())
             .collect(),
+        notes,
     }
 }
 
@@ -646,5 +672,20 @@ mod tests {
         assert_eq!(f1.test, "bootstrap");
         assert!(f1.interval.unwrap()[1] < 0.0);
         assert_eq!(f1.verdict, Verdict::Worse);
+    }
+
+    #[test]
+    fn runs_that_compared_arguments_differently_say_so() {
+        let base = report("s", 30, 0);
+        let mut current = base.clone();
+        current.selection.as_mut().unwrap().args_mode =
+            crate::metrics::args_match::ArgsMode::Subset;
+        let compared = diff(&base, &current, &DiffOptions::default());
+        assert_eq!(
+            compared.notes,
+            ["the runs compared labelled arguments differently (exact and subset, --args-match): \
+              selection.args_accuracy is not compared"]
+        );
+        assert!(diff(&base, &base, &DiffOptions::default()).notes.is_empty());
     }
 }
