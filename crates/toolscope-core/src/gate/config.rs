@@ -137,7 +137,7 @@ struct RawBaseline {
 /// Reads a config; the error says what is wrong and where (TOML's own line and column for
 /// syntax, the rule's text for a bad rule).
 pub fn parse_config(text: &str) -> Result<Config, String> {
-    let raw: RawConfig = toml::from_str(text).map_err(|error| error.to_string())?;
+    let raw: RawConfig = toml::from_str(text).map_err(|error| toml_error(text, &error))?;
     let mut rules = Vec::new();
     for text in &raw.rules {
         rules.push(parse_rule(text, None, None)?);
@@ -185,6 +185,25 @@ pub fn parse_config(text: &str) -> Result<Config, String> {
             ..defaults
         },
     })
+}
+
+/// TOML's error as one line, "TOML parse error at line L, column C: what": not TOML's own
+/// rendering, which quotes the whole source line (a hostile config can make it megabytes).
+fn toml_error(text: &str, error: &toml::de::Error) -> String {
+    let message = error.message().trim();
+    let Some(span) = error.span() else {
+        return format!("TOML parse error: {message}");
+    };
+    let before = text.get(..span.start).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rsplit('\n')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .count()
+        + 1;
+    format!("TOML parse error at line {line}, column {column}: {message}")
 }
 
 /// Reads `METRIC OP NUMBER` (the number may be a percentage: `90%`).
@@ -271,6 +290,17 @@ max_drop = 0.02
     }
 
     #[test]
+    fn a_deeply_nested_config_is_one_short_error() {
+        let text = format!("rules = {}{}", "[".repeat(200_000), "]".repeat(200_000));
+        let error = parse_config(&text).unwrap_err();
+        assert!(
+            error.starts_with("TOML parse error at line 1, column "),
+            "{error}"
+        );
+        assert!(error.len() < 200, "{} bytes", error.len());
+    }
+
+    #[test]
     fn mistakes_say_what_and_where() {
         for (text, expected) in [
             (
@@ -286,7 +316,7 @@ max_drop = 0.02
                 "unknown metric \"selection.acuracy\"",
             ),
             ("rulez = []", "unknown field `rulez`"),
-            ("rules = [", "line 1"),
+            ("rules = [", "TOML parse error at line 1, column 10: "),
             ("", "the config has no rules"),
             (
                 "[[baseline]]\nmetric = \"problems.rate\"\nmax_drop = 2",
