@@ -13,7 +13,9 @@ use toolscope_core::judge::Provider;
 use super::judge_tables::{
     BreakdownTable, CalibrationTable, CodeVsJudge, CriteriaTable, VerdictList, VERDICT_ROWS,
 };
-use crate::judge_form::{built_in_price, provider_label, JudgeWhat, KEY_STORAGE_NAME};
+use crate::judge_form::{
+    built_in_price, provider_label, JudgeFormValues, JudgeWhat, KEY_STORAGE_NAME,
+};
 use crate::state::{AppState, JudgePlan};
 
 /// The judge view: the run controls, then the verdicts.
@@ -81,57 +83,12 @@ fn JudgeRunControls() -> impl IntoView {
         }
     }
     let is_running = move || state.judge.with(|judge| judge.is_running);
-    // A price field: empty means the built-in table's price, shown as the placeholder.
-    let price_input =
-        move |label: &'static str,
-              testid: &'static str,
-              built_in: fn(&Price) -> f64,
-              read: fn(&crate::judge_form::JudgeFormValues) -> String,
-              write: fn(&mut crate::judge_form::JudgeFormValues, String)| {
-            let placeholder = move || {
-                form.with(|form| built_in_price(form.provider, &form.model))
-                    .map_or_else(
-                        || "no built-in price".to_string(),
-                        |price| format!("{}", built_in(&price)),
-                    )
-            };
-            view! {
-                <label class="judge-field">
-                    {label}
-                    <input
-                        type="text"
-                        inputmode="decimal"
-                        data-testid=testid
-                        placeholder=placeholder
-                        prop:value=move || form.with(read)
-                        on:input=move |event| {
-                            let value = event_target_value(&event);
-                            form.update(|form| write(form, value));
-                        }
-                    />
-                </label>
-            }
-        };
+    // A text field of the controls; a price field's placeholder is the built-in price.
     let text_input =
-        move |label: &'static str,
-              testid: &'static str,
-              read: fn(&crate::judge_form::JudgeFormValues) -> String,
-              write: fn(&mut crate::judge_form::JudgeFormValues, String)| {
-            view! {
-                <label class="judge-field">
-                    {label}
-                    <input
-                        type="text"
-                        data-testid=testid
-                        prop:value=move || form.with(read)
-                        on:input=move |event| {
-                            let value = event_target_value(&event);
-                            form.update(|form| write(form, value));
-                        }
-                    />
-                </label>
-            }
-        };
+        move |label, testid, read, write| form_field(form, label, testid, read, write, None);
+    let price_input = move |label, testid, read, write, placeholder| {
+        form_field(form, label, testid, read, write, Some(placeholder))
+    };
     view! {
         <section class="judge-run" data-testid="judge-run">
             <h2>"Run the judge"</h2>
@@ -247,8 +204,8 @@ fn JudgeRunControls() -> impl IntoView {
                 {text_input("Max output tokens", "judge-max-output", |form| form.max_output_tokens.clone(), |form, value| form.max_output_tokens = value)}
                 {text_input("Budget (USD)", "judge-budget", |form| form.budget_usd.clone(), |form, value| form.budget_usd = value)}
                 {text_input("Concurrency", "judge-concurrency", |form| form.concurrency.clone(), |form, value| form.concurrency = value)}
-                {price_input("Input $ / M tokens", "judge-price-input", |price| price.input_per_mtok_usd, |form| form.price_input.clone(), |form, value| form.price_input = value)}
-                {price_input("Output $ / M tokens", "judge-price-output", |price| price.output_per_mtok_usd, |form| form.price_output.clone(), |form, value| form.price_output = value)}
+                {price_input("Input $ / M tokens", "judge-price-input", |form| form.price_input.clone(), |form, value| form.price_input = value, |form| price_placeholder(form, |price| price.input_per_mtok_usd))}
+                {price_input("Output $ / M tokens", "judge-price-output", |form| form.price_output.clone(), |form, value| form.price_output = value, |form| price_placeholder(form, |price| price.output_per_mtok_usd))}
             </div>
             <div class="judge-actions">
                 <button
@@ -298,6 +255,43 @@ fn JudgeRunControls() -> impl IntoView {
             }}
         </section>
     }
+}
+
+/// One labelled text field of the run controls, bound to the form through `read` and `write`;
+/// with `placeholder`, a number field whose placeholder follows the form.
+fn form_field(
+    form: RwSignal<JudgeFormValues>,
+    label: &'static str,
+    testid: &'static str,
+    read: fn(&JudgeFormValues) -> String,
+    write: fn(&mut JudgeFormValues, String),
+    placeholder: Option<fn(&JudgeFormValues) -> String>,
+) -> impl IntoView {
+    view! {
+        <label class="judge-field">
+            {label}
+            <input
+                type="text"
+                inputmode=placeholder.map(|_| "decimal")
+                data-testid=testid
+                placeholder=move || placeholder.map(|placeholder| form.with(placeholder))
+                prop:value=move || form.with(read)
+                on:input=move |event| {
+                    let value = event_target_value(&event);
+                    form.update(|form| write(form, value));
+                }
+            />
+        </label>
+    }
+}
+
+/// A price field's placeholder: the built-in table's price for the form's model (`of` picks input
+/// or output), or "no built-in price".
+fn price_placeholder(form: &JudgeFormValues, of: fn(&Price) -> f64) -> String {
+    built_in_price(form.provider, &form.model).map_or_else(
+        || "no built-in price".to_string(),
+        |price| format!("{}", of(&price)),
+    )
 }
 
 /// The plan in one line, as the CLI's `--estimate` says it.

@@ -161,9 +161,7 @@ fn SplitCalls(
                     </tbody>
                 </table>
             </div>
-            {(total > SPLIT_ROWS).then(|| view! {
-                <p class="hint">{format!("The first {SPLIT_ROWS} of {}; the report JSON has every one.", grouped(total as u64))}</p>
-            })}
+            {cap_note(SPLIT_ROWS, total)}
         }
     })
 }
@@ -270,9 +268,18 @@ fn Disagreements(rows: Vec<Disagreement>) -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-            {(total > SPLIT_ROWS).then(|| view! {
-                <p class="hint">{format!("The first {SPLIT_ROWS} of {}; the report JSON has every one.", grouped(total as u64))}</p>
-            })}
+            {cap_note(SPLIT_ROWS, total)}
+        }
+    })
+}
+
+/// Under a list cut at `shown` of `total` rows: where the rest are.
+fn cap_note(shown: usize, total: usize) -> Option<impl IntoView> {
+    (total > shown).then(|| {
+        view! {
+            <p class="hint">
+                {format!("The first {shown} of {}; the report JSON has every one.", grouped(total as u64))}
+            </p>
         }
     })
 }
