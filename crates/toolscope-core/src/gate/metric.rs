@@ -87,21 +87,21 @@ impl MetricPattern {
 
     /// The metric names of `values` this pattern names.
     pub fn expand<'a>(&self, values: &'a BTreeMap<String, MetricValue>) -> Vec<&'a str> {
-        if !self.is_wildcard {
-            return values
-                .get_key_value(&self.prefix)
-                .map(|(name, _)| vec![name.as_str()])
-                .unwrap_or_default();
-        }
         values
             .keys()
-            .filter(|name| {
-                name.len() > self.prefix.len() + self.suffix.len()
-                    && name.starts_with(&self.prefix)
-                    && name.ends_with(&self.suffix)
-            })
+            .filter(|name| self.matches(name))
             .map(String::as_str)
             .collect()
+    }
+
+    /// Whether this pattern names the metric `name`.
+    pub fn matches(&self, name: &str) -> bool {
+        if !self.is_wildcard {
+            return name == self.prefix;
+        }
+        name.len() > self.prefix.len() + self.suffix.len()
+            && name.starts_with(&self.prefix)
+            && name.ends_with(&self.suffix)
     }
 
     /// The name as written.

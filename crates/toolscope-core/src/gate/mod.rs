@@ -132,22 +132,11 @@ pub fn evaluate(config: &Config, current: &Report, baseline: Option<&Report>) ->
             Some(base) => {
                 let compared = diff(base, current, &config.diff);
                 for rule in &config.baseline {
-                    let names: std::collections::BTreeMap<String, MetricValue> = compared
+                    let matched: Vec<&crate::compare::diff::MetricDiff> = compared
                         .metrics
                         .iter()
-                        .map(|row| {
-                            (
-                                row.metric.clone(),
-                                MetricValue {
-                                    value: None,
-                                    num: 0,
-                                    den: 0,
-                                    mean_over: None,
-                                },
-                            )
-                        })
+                        .filter(|row| rule.metric.matches(&row.metric))
                         .collect();
-                    let matched = rule.metric.expand(&names);
                     if matched.is_empty() {
                         checks.push(Check {
                             rule: baseline_text(rule),
@@ -162,9 +151,7 @@ pub fn evaluate(config: &Config, current: &Report, baseline: Option<&Report>) ->
                             ),
                         });
                     }
-                    for name in matched {
-                        let row = compared.metrics.iter().find(|row| row.metric == name);
-                        let Some(row) = row else { continue };
+                    for row in matched {
                         let drop = row
                             .difference
                             .map(|d| if row.higher_is_better { -d } else { d });
@@ -187,7 +174,7 @@ pub fn evaluate(config: &Config, current: &Report, baseline: Option<&Report>) ->
                         };
                         checks.push(Check {
                             rule: baseline_text(rule),
-                            metric: name.to_string(),
+                            metric: row.metric.clone(),
                             agent: None,
                             value: to_value(row.current),
                             baseline: Some(BaselineCheck {
