@@ -6,8 +6,8 @@
 
 use leptos::prelude::*;
 use toolscope_core::compare::confusion::CellChange;
-use toolscope_core::compare::diff::{CaseChange, Diff, MetricDiff, Value, Verdict};
-use toolscope_core::gate::metric::{AgentTable, MetricValue};
+use toolscope_core::compare::diff::{CaseChange, Diff, MetricDiff, MetricValue, Verdict};
+use toolscope_core::gate::metric::AgentTable;
 
 use super::table::header;
 use crate::protocol::CompareSide;
@@ -134,16 +134,6 @@ pub fn ComparePanel() -> impl IntoView {
     }
 }
 
-fn value_text(value: Option<Value>) -> String {
-    value.map_or_else(
-        || "—".to_string(),
-        |value| match value.value {
-            Some(rate) => format!("{rate:.3} ({}/{})", value.num, value.den),
-            None => format!("— (0/{})", value.den),
-        },
-    )
-}
-
 fn verdict_class(verdict: Verdict) -> &'static str {
     match verdict {
         Verdict::Worse => "verdict-worse",
@@ -189,8 +179,8 @@ fn DiffTable(diff: Diff) -> impl IntoView {
                         view! {
                             <tr data-metric=row.metric.clone() class=verdict_class(row.verdict)>
                                 <td><code>{row.metric.clone()}</code></td>
-                                <td class="num">{value_text(row.base)}</td>
-                                <td class="num">{value_text(row.current)}</td>
+                                <td class="num">{metric_text(row.base)}</td>
+                                <td class="num">{metric_text(row.current)}</td>
                                 <td class="num">{row.difference.map(|d| format!("{d:+.3}"))}</td>
                                 <td class="num">{row.interval.map(|[low, high]| format!("[{low:+.3}, {high:+.3}]"))}</td>
                                 <td>{test}</td>

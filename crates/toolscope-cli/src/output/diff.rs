@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use toolscope_core::compare::diff::{CaseChange, Diff, MetricDiff, Value, Verdict};
+use toolscope_core::compare::diff::{CaseChange, Diff, MetricDiff, MetricValue, Verdict};
 use toolscope_core::diagnostic::grouped;
 
 use super::terminal::stdout;
@@ -88,7 +88,7 @@ fn rank(verdict: Verdict) -> u8 {
 }
 
 fn cells(row: &MetricDiff) -> [String; 7] {
-    let value = |value: Option<Value>| {
+    let value = |value: Option<MetricValue>| {
         value.map_or_else(
             || "—".to_string(),
             |value| match value.value {

@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+pub use super::observe::MetricValue;
 use super::observe::{higher_is_better, observations, Observation};
 use super::stats::{
     holm, mcnemar_exact, newcombe_difference, paired_bootstrap, two_proportion_z,
@@ -91,9 +92,9 @@ pub struct MetricDiff {
     /// Whether higher is better.
     pub higher_is_better: bool,
     /// The baseline's value and its numerator and denominator; None when it lacks the metric.
-    pub base: Option<Value>,
+    pub base: Option<MetricValue>,
     /// The current run's.
-    pub current: Option<Value>,
+    pub current: Option<MetricValue>,
     /// current − base.
     pub difference: Option<f64>,
     /// Its 95 % interval.
@@ -119,17 +120,6 @@ pub struct MetricDiff {
     pub only_in_current: u64,
     /// The verdict.
     pub verdict: Verdict,
-}
-
-/// A metric's value in one run.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Value {
-    /// num / den, None with den 0.
-    pub value: Option<f64>,
-    /// Σnum.
-    pub num: u64,
-    /// Σden.
-    pub den: u64,
 }
 
 /// A case that changed between the runs.
@@ -206,11 +196,12 @@ impl<'a> Side<'a> {
         }
     }
 
-    fn value(&self) -> Value {
-        Value {
+    fn value(&self) -> MetricValue {
+        MetricValue {
             value: ratio(self.num, self.den),
             num: self.num,
             den: self.den,
+            mean_over: None,
         }
     }
 }

@@ -25,6 +25,20 @@ use crate::checks::problem::ProblemKind;
 use crate::judge::Outcome;
 use crate::report::Report;
 
+/// A metric's value in a run: num / den, with both (what `diff` compares and a gate checks).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MetricValue {
+    /// num / den; None with den 0.
+    pub value: Option<f64>,
+    /// The numerator.
+    pub num: u64,
+    /// The denominator.
+    pub den: u64,
+    /// For a mean over tasks (pass^k, pass@k): how many tasks; num and den are 0 then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean_over: Option<u64>,
+}
+
 /// One observation of one metric.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Observation {

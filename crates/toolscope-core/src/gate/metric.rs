@@ -11,19 +11,7 @@ use crate::compare::observe::{observations, Observation};
 use crate::judge::Criterion;
 use crate::report::Report;
 
-/// A metric's value: num / den, with both.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct MetricValue {
-    /// num / den; None with den 0.
-    pub value: Option<f64>,
-    /// The numerator.
-    pub num: u64,
-    /// The denominator.
-    pub den: u64,
-    /// For a mean over tasks (pass^k, pass@k): how many tasks; num and den are 0 then.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mean_over: Option<u64>,
-}
+pub use crate::compare::observe::MetricValue;
 
 /// A metric name as a rule writes it; one segment may be `*` (every tool, kind or criterion).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -157,14 +157,6 @@ pub fn evaluate(config: &Config, current: &Report, baseline: Option<&Report>) ->
                             .map(|d| if row.higher_is_better { -d } else { d });
                         let is_fail = row.verdict == Verdict::Worse
                             && drop.is_some_and(|drop| drop > rule.max_drop);
-                        let to_value = |value: Option<crate::compare::diff::Value>| {
-                            value.map(|value| MetricValue {
-                                value: value.value,
-                                num: value.num,
-                                den: value.den,
-                                mean_over: None,
-                            })
-                        };
                         let change = match (row.difference, row.interval) {
                             (Some(d), Some([low, high])) => {
                                 format!("{d:+.3} [{low:+.3}, {high:+.3}]")
@@ -176,9 +168,9 @@ pub fn evaluate(config: &Config, current: &Report, baseline: Option<&Report>) ->
                             rule: baseline_text(rule),
                             metric: row.metric.clone(),
                             agent: None,
-                            value: to_value(row.current),
+                            value: row.current,
                             baseline: Some(BaselineCheck {
-                                base: to_value(row.base),
+                                base: row.base,
                                 difference: row.difference,
                                 interval: row.interval,
                                 verdict: row.verdict,
@@ -186,8 +178,8 @@ pub fn evaluate(config: &Config, current: &Report, baseline: Option<&Report>) ->
                             status: if is_fail { Status::Fail } else { Status::Pass },
                             message: format!(
                                 "{} → {}: {change}, {}",
-                                shown(to_value(row.base)),
-                                shown(to_value(row.current)),
+                                shown(row.base),
+                                shown(row.current),
                                 row.verdict.as_str()
                             ),
                         });
