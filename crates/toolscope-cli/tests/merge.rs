@@ -45,6 +45,7 @@ fn setup(parts: usize) -> TempDir {
     let data = generate(&Config {
         seed: 11,
         size: Size::Sessions(90),
+        ..Config::default()
     });
     std::fs::write(dir.path().join("tools.json"), &data.tools).unwrap();
     std::fs::write(dir.path().join("rules.json"), &data.rules).unwrap();

@@ -39,6 +39,7 @@ fn bench_analyze(c: &mut Criterion) {
     let data = generate(&Config {
         seed: DEFAULT_SEED,
         size: Size::Bytes(DATA_BYTES),
+        ..Config::default()
     });
     let options = Options::default();
     let mut group = c.benchmark_group("analyze");

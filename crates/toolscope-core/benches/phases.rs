@@ -86,6 +86,7 @@ fn files() -> Files {
     let data = toolscope_gen::generate(&toolscope_gen::Config {
         seed: toolscope_gen::DEFAULT_SEED,
         size: toolscope_gen::Size::Bytes(50 << 20),
+        ..toolscope_gen::Config::default()
     });
     Files {
         sessions: data.sessions,

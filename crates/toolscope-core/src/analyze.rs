@@ -1,7 +1,10 @@
 //! The engine's entry points: input files in, [`Report`] out ([`analyze`]), or an
 //! [`Analysis`] that keeps the sessions for drilling down and re-reports under filters.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
+
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use crate::analysis::{Analysis, Progress, Stage};
@@ -439,7 +442,8 @@ fn run_checks(
 
 /// Scores every labelled turn; labels that match no session or turn become diagnostics.
 /// Tool definitions for argument labels: the catalog files' when given, else the session's own
-/// (as for the checks).
+/// (as for the checks). Outcomes come in the order each turn was first labelled; a later label
+/// of the same turn replaces the earlier one (warned).
 fn score_labels(
     sessions: &[Session],
     labels: Vec<Label>,
@@ -448,14 +452,16 @@ fn score_labels(
     diagnostics: &mut Vec<Diagnostic>,
     progress: &mut dyn FnMut(Progress),
 ) -> Vec<TurnOutcome> {
-    let by_id: HashMap<&str, &Session> = sessions
+    let by_id: FxHashMap<&str, usize> = sessions
         .iter()
-        .map(|s| (s.session_id.as_str(), s))
+        .enumerate()
+        .map(|(index, session)| (session.session_id.as_str(), index))
         .collect();
-    let mut chosen: BTreeMap<(String, usize), Label> = BTreeMap::new();
-    let mut order: Vec<(String, usize)> = Vec::new();
-    for label in labels {
-        let Some(session) = by_id.get(label.session_id.as_str()) else {
+    // Each labelled turn once, as (session index, label index), in first-labelled order.
+    let mut chosen: Vec<(usize, usize)> = Vec::new();
+    let mut slot: FxHashMap<(usize, usize), usize> = FxHashMap::default();
+    for (label_index, label) in labels.iter().enumerate() {
+        let Some(&session_index) = by_id.get(label.session_id.as_str()) else {
             diagnostics.push(Diagnostic::error(
                 &label.origin.file,
                 Some(label.origin.line),
@@ -466,7 +472,7 @@ fn score_labels(
             ));
             continue;
         };
-        let turns = turn_count(session);
+        let turns = turn_count(&sessions[session_index]);
         if label.turn >= turns {
             diagnostics.push(Diagnostic::error(
                 &label.origin.file,
@@ -480,33 +486,40 @@ fn score_labels(
             ));
             continue;
         }
-        let key = (label.session_id.clone(), label.turn);
-        if let Some(earlier) = chosen.get(&key) {
-            diagnostics.push(Diagnostic::warning(
-                &label.origin.file,
-                Some(label.origin.line),
-                format!(
-                    "a second label for turn {} of session {:?} (first at {}:{}); this one is used",
-                    label.turn, label.session_id, earlier.origin.file, earlier.origin.line
-                ),
-            ));
-        } else {
-            order.push(key.clone());
+        match slot.entry((session_index, label.turn)) {
+            Entry::Occupied(entry) => {
+                let earlier = &labels[chosen[*entry.get()].1];
+                diagnostics.push(Diagnostic::warning(
+                    &label.origin.file,
+                    Some(label.origin.line),
+                    format!(
+                        "a second label for turn {} of session {:?} (first at {}:{}); this one is used",
+                        label.turn, label.session_id, earlier.origin.file, earlier.origin.line
+                    ),
+                ));
+                chosen[*entry.get()].1 = label_index;
+            }
+            Entry::Vacant(entry) => {
+                entry.insert(chosen.len());
+                chosen.push((session_index, label_index));
+            }
         }
-        chosen.insert(key, label);
     }
-    let mut turn_cache: HashMap<&str, Vec<crate::model::Turn<'_>>> = HashMap::new();
-    let total = order.len() as u64;
-    order
+    drop(slot);
+    // Labels usually come session by session: keep the last session's turns only.
+    let mut turns_cache: Option<(usize, Vec<crate::model::Turn<'_>>)> = None;
+    let total = chosen.len() as u64;
+    chosen
         .iter()
         .enumerate()
-        .map(|(index, key)| {
+        .map(|(index, &(session_index, label_index))| {
             report_every(progress, Stage::Scoring, index, total);
-            let label = &chosen[key];
-            let session = by_id[label.session_id.as_str()];
-            let turns = turn_cache
-                .entry(session.session_id.as_str())
-                .or_insert_with(|| turns_of(session));
+            let label = &labels[label_index];
+            let session = &sessions[session_index];
+            let turns = match &mut turns_cache {
+                Some((cached, turns)) if *cached == session_index => turns,
+                cache => &cache.insert((session_index, turns_of(session))).1,
+            };
             score_turn(
                 label,
                 &turns[label.turn],

@@ -79,6 +79,7 @@ fn dataset(seed: u64, sessions: u64) -> (Dataset, Vec<SessionData>) {
     let data = generate(&Config {
         seed,
         size: Size::Sessions(sessions),
+        ..Config::default()
     });
     let labels: Vec<Value> = lines(&data.labels)
         .map(|line| serde_json::from_str(line).expect("generated labels are JSON"))

@@ -21,10 +21,11 @@
 //! ```
 //! use toolscope_gen::{generate, Config, Size};
 //!
-//! let data = generate(&Config { seed: 7, size: Size::Sessions(20) });
+//! let config = Config { seed: 7, size: Size::Sessions(20), ..Config::default() };
+//! let data = generate(&config);
 //! assert_eq!(data.stats.sessions, 20);
 //! assert_eq!(data.sessions.iter().filter(|&&b| b == b'\n').count(), 20);
-//! assert_eq!(generate(&Config { seed: 7, size: Size::Sessions(20) }).sessions, data.sessions);
+//! assert_eq!(generate(&config).sessions, data.sessions);
 //! ```
 
 pub mod agent;
@@ -53,6 +54,18 @@ pub enum Size {
     Bytes(u64),
 }
 
+/// Which shape of data: the two stress different code (docs/performance.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Shape {
+    /// Text-heavy exports as agents write them: sessions of long-tailed length, tool results of
+    /// hundreds of bytes, 16 % of sessions carrying their tool definitions, 60 % labelled.
+    #[default]
+    Realistic,
+    /// Many short sessions (one to three turns), tool results and replies cut to 40 characters,
+    /// no tool definitions, and labels on 90 % of sessions: the per-call work weighs most.
+    CallDense,
+}
+
 /// What to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Config {
@@ -60,6 +73,8 @@ pub struct Config {
     pub seed: u64,
     /// How much.
     pub size: Size,
+    /// Which shape.
+    pub shape: Shape,
 }
 
 impl Default for Config {
@@ -67,6 +82,7 @@ impl Default for Config {
         Config {
             seed: DEFAULT_SEED,
             size: Size::Sessions(DEFAULT_SESSIONS),
+            shape: Shape::Realistic,
         }
     }
 }
@@ -154,7 +170,7 @@ pub fn write_traces(
         if is_done {
             return Ok(stats);
         }
-        let generated = session::generate(config.seed, index);
+        let generated = session::generate(config.seed, index, config.shape);
         line.clear();
         serde_json::to_writer(&mut line, &generated.session)?;
         line.push(b'\n');
@@ -215,6 +231,7 @@ mod tests {
         let data = generate(&Config {
             seed: 1,
             size: Size::Bytes(100_000),
+            ..Config::default()
         });
         assert!(data.stats.session_bytes >= 100_000);
         let last_line = data.sessions[..data.sessions.len() - 1]
@@ -229,10 +246,12 @@ mod tests {
         let small = generate(&Config {
             seed: 9,
             size: Size::Sessions(10),
+            ..Config::default()
         });
         let large = generate(&Config {
             seed: 9,
             size: Size::Sessions(30),
+            ..Config::default()
         });
         assert!(large.sessions.starts_with(&small.sessions));
     }

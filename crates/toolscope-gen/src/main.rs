@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use toolscope_gen::{
-    parse_size, plain_rules_json, rules_json, tools_json, write_traces, Config, Size, DEFAULT_SEED,
-    DEFAULT_SESSIONS,
+    parse_size, plain_rules_json, rules_json, tools_json, write_traces, Config, Shape, Size,
+    DEFAULT_SEED, DEFAULT_SESSIONS,
 };
 
 /// Generate realistic agent traces (with real mistakes) for toolscope.
@@ -49,6 +49,10 @@ struct GenerateArgs {
     /// Same seed, same bytes.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     seed: u64,
+    /// realistic: text-heavy sessions of long-tailed length; call-dense: many one-to-three-turn
+    /// sessions with 40-character results and replies, no tool definitions, 90 % labelled.
+    #[arg(long, value_enum, default_value_t = Shape::Realistic)]
+    shape: Shape,
     /// Where to write tools.json, rules.json, rules-plain.json, sessions.jsonl and labels.jsonl.
     #[arg(long, value_name = "DIR", default_value = ".")]
     out_dir: PathBuf,
@@ -78,6 +82,7 @@ fn generate(args: &GenerateArgs) -> Result<()> {
     let config = Config {
         seed: args.seed,
         size,
+        shape: args.shape,
     };
     let dir = &args.out_dir;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;

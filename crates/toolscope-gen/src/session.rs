@@ -13,9 +13,14 @@ use crate::record::{EventRecord, ExpectedRecord, LabelRecord, SessionRecord};
 use crate::results;
 use crate::text::{self, fill};
 use crate::time;
+use crate::Shape;
 
 /// Share of sessions that get labels.
 const LABELLED_SESSIONS: f64 = 0.6;
+/// Share of call-dense sessions that get labels.
+const LABELLED_DENSE_SESSIONS: f64 = 0.9;
+/// How many characters of a tool result or reply a call-dense session keeps.
+const DENSE_TEXT_CHARS: usize = 40;
 /// Share of labels that state whether the task succeeded.
 const LABELS_WITH_TASK_SUCCESS: f64 = 0.5;
 /// Share of sessions that are long support marathons (many turns).
@@ -31,7 +36,7 @@ pub struct Generated {
 
 /// The session at `index` of the data set for `seed`. Each session has its own random stream,
 /// so session `index` is the same whatever the size of the data set.
-pub fn generate(seed: u64, index: u64) -> Generated {
+pub fn generate(seed: u64, index: u64, shape: Shape) -> Generated {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(index);
     let profile = agent::pick(rng.random_range(0..agent::total_weight()));
@@ -47,7 +52,8 @@ pub fn generate(seed: u64, index: u64) -> Generated {
         looked_up: Vec::new(),
         is_drifted: false,
     };
-    let tools = sim.rng.random_bool(profile.carries_tools).then(|| {
+    let is_dense = shape == Shape::CallDense;
+    let tools = (sim.rng.random_bool(profile.carries_tools) && !is_dense).then(|| {
         sim.is_drifted = sim.rng.random_bool(profile.drifted_tools);
         if sim.is_drifted {
             Value::Array(catalog::drifted_tools())
@@ -55,8 +61,17 @@ pub fn generate(seed: u64, index: u64) -> Generated {
             Value::Array(catalog::tools())
         }
     });
-    let turns = sim.turn_count();
-    let is_labelled = sim.rng.random_bool(LABELLED_SESSIONS);
+    let turns = if is_dense {
+        sim.rng.random_range(1..=3)
+    } else {
+        sim.turn_count()
+    };
+    let labelled_share = if is_dense {
+        LABELLED_DENSE_SESSIONS
+    } else {
+        LABELLED_SESSIONS
+    };
+    let is_labelled = sim.rng.random_bool(labelled_share);
     let session_id = session_id(seed, index);
     let mut labels = Vec::new();
     for turn in 0..turns {
@@ -70,6 +85,9 @@ pub fn generate(seed: u64, index: u64) -> Generated {
             labels.push(plan.label(&session_id, turn, task_success));
         }
     }
+    if is_dense {
+        shorten_texts(&mut sim.events);
+    }
     Generated {
         session: SessionRecord {
             session_id,
@@ -79,6 +97,18 @@ pub fn generate(seed: u64, index: u64) -> Generated {
             events: sim.events,
         },
         labels,
+    }
+}
+
+/// Cuts tool results and replies to [`DENSE_TEXT_CHARS`] characters.
+fn shorten_texts(events: &mut [EventRecord]) {
+    for event in events {
+        if let EventRecord::Assistant { content } | EventRecord::ToolResult { content, .. } = event
+        {
+            if let Some((end, _)) = content.char_indices().nth(DENSE_TEXT_CHARS) {
+                content.truncate(end);
+            }
+        }
     }
 }
 
@@ -1252,10 +1282,10 @@ mod tests {
 
     #[test]
     fn a_session_does_not_depend_on_the_others() {
-        let once = serde_json::to_string(&generate(3, 41).session).unwrap();
-        let again = serde_json::to_string(&generate(3, 41).session).unwrap();
+        let once = serde_json::to_string(&generate(3, 41, Shape::Realistic).session).unwrap();
+        let again = serde_json::to_string(&generate(3, 41, Shape::Realistic).session).unwrap();
         assert_eq!(once, again);
-        let other = serde_json::to_string(&generate(4, 41).session).unwrap();
+        let other = serde_json::to_string(&generate(4, 41, Shape::Realistic).session).unwrap();
         assert_ne!(once, other);
     }
 }

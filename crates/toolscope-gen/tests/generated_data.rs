@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use toolscope_core::checks::problem::ProblemKind;
 use toolscope_core::{analyze, InputFile, Options, Report, Role};
-use toolscope_gen::{generate, Config, Dataset, Size};
+use toolscope_gen::{generate, Config, Dataset, Shape, Size};
 
 fn analyze_dataset(data: &Dataset, rules: &str) -> Report {
     analyze(
@@ -24,6 +24,7 @@ fn the_same_seed_gives_the_same_bytes() {
     let config = Config {
         seed: 42,
         size: Size::Sessions(150),
+        ..Config::default()
     };
     let first = generate(&config);
     let second = generate(&config);
@@ -32,6 +33,45 @@ fn the_same_seed_gives_the_same_bytes() {
     assert_eq!(first.tools, second.tools);
     let other = generate(&Config { seed: 43, ..config });
     assert_ne!(first.sessions, other.sessions);
+}
+
+#[test]
+fn the_call_dense_shape_is_short_sessions_short_texts_and_mostly_labelled() {
+    let data = generate(&Config {
+        size: Size::Sessions(400),
+        shape: Shape::CallDense,
+        ..Config::default()
+    });
+    let realistic = generate(&Config {
+        size: Size::Sessions(400),
+        ..Config::default()
+    });
+    let mut labelled = BTreeSet::new();
+    for line in std::str::from_utf8(&data.labels).unwrap().lines() {
+        let label: serde_json::Value = serde_json::from_str(line).unwrap();
+        labelled.insert(label["session_id"].as_str().unwrap().to_string());
+    }
+    for line in std::str::from_utf8(&data.sessions).unwrap().lines() {
+        let session: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(session.get("tools").is_none(), "no tool definitions");
+        let events = session["events"].as_array().unwrap();
+        let users = events.iter().filter(|e| e["type"] == "user").count();
+        assert!((1..=3).contains(&users), "{users} turns");
+        for event in events {
+            if event["type"] == "tool_result" || event["type"] == "assistant" {
+                let text = event["content"].as_str().unwrap();
+                assert!(text.chars().count() <= 40, "{text:?}");
+            }
+        }
+    }
+    // 90 % of sessions labelled (binomial: 400 draws stay well inside 80-98 %).
+    assert!((320..=392).contains(&labelled.len()), "{}", labelled.len());
+    // Per byte, several times the calls and labels of the realistic shape.
+    let per_mb = |d: &Dataset| d.stats.labels as f64 / d.sessions.len() as f64 * 1e6;
+    assert!(per_mb(&data) > 3.0 * per_mb(&realistic));
+    let report = analyze_dataset(&data, &data.rules);
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    assert!(report.summary.problems > 0);
 }
 
 #[test]

@@ -14,11 +14,13 @@
 //! `{"session_id": "s1", "expected_tool": "get_weather",
 //!   "acceptable_args": {"city": ["Paris", "Paris, France"], "unit": ["", "celsius"]}}`.
 
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::task_labels::{is_task_label, task_label_from_value, TaskLabel};
 use crate::diagnostic::Diagnostic;
+use crate::json::{decode_text, parse_record, parse_value, split_records};
 use crate::model::{Origin, NO_TOOL};
 
 /// The tool a turn should have called first: one, or any of a set of acceptable ones.
@@ -128,6 +130,11 @@ struct RawLabel {
     expected_args_list: Option<Vec<Value>>,
     acceptable_args: Option<Value>,
     task_success: Option<bool>,
+    // Only to notice a task label (`is_task_label`), which is read from a `Value` instead.
+    #[serde(default)]
+    expected_actions: Option<IgnoredAny>,
+    #[serde(default)]
+    evaluation_criteria: Option<IgnoredAny>,
 }
 
 /// What a labels file holds: turn labels and task labels.
@@ -154,13 +161,34 @@ impl LabelSet {
 /// Reads a labels file: turn labels, and task labels ([`crate::inputs::task_labels`]). A record
 /// that is neither becomes a diagnostic.
 pub fn read_labels_file(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) -> LabelSet {
-    let (_, values) = super::read_values(file, bytes, diagnostics);
+    let text = decode_text(file, bytes, diagnostics);
+    let split = split_records(file, &text, diagnostics);
     let mut set = LabelSet::default();
-    for (line, value) in values {
+    for record in &split.records {
         let origin = Origin {
             file: file.to_string(),
-            line,
+            line: record.line,
         };
+        // The common case straight from the text into the label's fields; anything else (a
+        // task label, a field of the wrong type, a record to repair) through a `Value`, as the
+        // messages describe it.
+        let mut warnings = Vec::new();
+        if let Ok(raw) = parse_record::<RawLabel>(file, record, &mut warnings) {
+            if raw.expected_actions.is_none() && raw.evaluation_criteria.is_none() {
+                diagnostics.append(&mut warnings);
+                match label_from_raw(raw, origin) {
+                    Ok(label) => set.turns.push(label),
+                    Err(message) => {
+                        diagnostics.push(Diagnostic::error(file, Some(record.line), message))
+                    }
+                }
+                continue;
+            }
+        }
+        let Some(value) = parse_value(file, record, diagnostics) else {
+            continue;
+        };
+        let line = record.line;
         let read = if is_task_label(&value) {
             task_label_from_value(&value, origin).map(|task| set.tasks.push(task))
         } else {
@@ -177,6 +205,10 @@ pub fn read_labels_file(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnost
 pub fn label_from_value(value: Value, origin: Origin) -> Result<Label, String> {
     let raw: RawLabel =
         serde_json::from_value(value).map_err(|error| format!("not a label: {error}"))?;
+    label_from_raw(raw, origin)
+}
+
+fn label_from_raw(raw: RawLabel, origin: Origin) -> Result<Label, String> {
     let session_id = match raw.session_id {
         Some(Value::String(id)) => id,
         Some(Value::Number(id)) => id.to_string(),
@@ -369,5 +401,61 @@ mod tests {
             "expected_args_list": [{}, {}]}))
         .unwrap_err();
         assert!(error.contains("2 entries"), "{error}");
+    }
+
+    /// Every record read straight into the label's fields gives what reading it through a
+    /// `Value` gives, and a record the direct read refuses still gets the `Value` path's words.
+    #[test]
+    fn the_direct_read_agrees_with_the_value_path() {
+        let file = concat!(
+            r#"{"session_id": "s1", "turn": 1, "expected_tool": ["a", "b"], "expected_args": null}"#,
+            "\n",
+            r#"{"session_id": 7, "expected_tools": ["a", "b"], "expected_args_list": [{"x": 1}, {}]}"#,
+            "\n",
+            r#"{"session_id": "s2", "expected_tool": "a", "expected_tool": "b"}"#,
+            "\n",
+            r#"{"session_id": "s3", "turn": "2", "expected_tool": "a"}"#,
+            "\n",
+            r#"{"session_id": "s4", "expected_tool": "a", "expected_args": {"n": NaN}}"#,
+            "\n",
+            r#"{"session_id": "s5", "expected_actions": [{"name": "a"}]}"#,
+            "\n",
+            r#"{"id": "s6", "expected_tool": "none", "should_not_call": ["x"]}"#,
+            "\n",
+        );
+        let mut diagnostics = Vec::new();
+        let set = read_labels_file("labels.jsonl", file.as_bytes(), &mut diagnostics);
+        let mut expected = Vec::new();
+        for (index, line) in file.lines().enumerate() {
+            let origin = Origin {
+                file: "labels.jsonl".into(),
+                line: index + 1,
+            };
+            if let Ok(value) = serde_json::from_str::<Value>(line) {
+                if !is_task_label(&value) {
+                    if let Ok(label) = label_from_value(value, origin) {
+                        expected.push(label);
+                    }
+                }
+            }
+        }
+        // The NaN record is repaired (null) and read; serde_json alone refuses it.
+        assert_eq!(set.turns.len(), expected.len() + 1);
+        let repaired = set.turns.iter().position(|l| l.session_id == "s4").unwrap();
+        let mut read = set.turns.clone();
+        read.remove(repaired);
+        assert_eq!(read, expected);
+        assert_eq!(expected[2].expected_tool, Expected::One("b".into()));
+        assert_eq!(set.tasks.len(), 1);
+        let messages: Vec<String> = diagnostics
+            .iter()
+            .map(|d| format!("{}: {}", d.line.unwrap_or(0), d.message))
+            .collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(
+            messages[0].starts_with("4: not a label: invalid type: string \"2\""),
+            "{messages:?}"
+        );
+        assert!(messages[1].starts_with("5: "), "{messages:?}");
     }
 }

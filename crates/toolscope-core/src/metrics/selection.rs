@@ -257,12 +257,17 @@ pub fn count_pairs<'a>(
     pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
 ) -> BTreeMap<String, [u64; 3]> {
     let mut counts: BTreeMap<String, [u64; 3]> = BTreeMap::new();
+    // Few tools, many turns: look names up borrowed and allocate each once.
+    let mut add = |tool: &str, column: usize| match counts.get_mut(tool) {
+        Some(row) => row[column] += 1,
+        None => counts.entry(tool.to_string()).or_default()[column] += 1,
+    };
     for (expected, actual) in pairs {
         if expected == actual {
-            counts.entry(expected.to_string()).or_default()[0] += 1;
+            add(expected, 0);
         } else {
-            counts.entry(actual.to_string()).or_default()[1] += 1;
-            counts.entry(expected.to_string()).or_default()[2] += 1;
+            add(actual, 1);
+            add(expected, 2);
         }
     }
     counts
