@@ -145,14 +145,7 @@ fn verdict_class(verdict: Verdict) -> &'static str {
 #[component]
 fn DiffTable(diff: Diff) -> impl IntoView {
     let mut rows: Vec<MetricDiff> = diff.metrics;
-    let rank = |verdict: Verdict| match verdict {
-        Verdict::Worse => 0,
-        Verdict::Better => 1,
-        Verdict::NoSignificantChange => 2,
-        Verdict::TooFewCases => 3,
-        Verdict::NotInBoth => 4,
-    };
-    rows.sort_by_key(|row| rank(row.verdict));
+    rows.sort_by_key(|row| row.verdict.rank());
     let notes = diff.notes;
     view! {
         <h2>"Metric by metric"</h2>

@@ -151,6 +151,11 @@ pub struct ReportArgs {
     /// Print the report as JSON (documented in docs/report-json.md).
     #[arg(long)]
     pub json: bool,
+    /// With --json: the summary report, every aggregate without the per-session, per-problem,
+    /// per-turn, per-task and per-verdict lists, so it stays small whatever the input (a CI
+    /// baseline; `diff` and `gate --baseline` compare it unpaired, from its totals).
+    #[arg(long, requires = "json")]
+    pub summary: bool,
     /// Also write the report as one self-contained HTML file (no script, charts inline) to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,

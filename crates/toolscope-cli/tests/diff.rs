@@ -254,3 +254,87 @@ fn tool_names_from_traces_are_escaped_in_the_text() {
         "no raw escape reaches the terminal"
     );
 }
+
+#[test]
+fn a_summary_report_stays_small_and_a_summary_baseline_is_compared_from_its_totals() {
+    let dir = setup(12, "search_docs");
+    let summary_of = |sessions: &str| {
+        let output = toolscope()
+            .current_dir(dir.path())
+            .args(["report", "--json", "--summary", "--labels", "labels.jsonl"])
+            .arg(sessions)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        output.stdout
+    };
+    let summary_bytes = summary_of("base.jsonl");
+    std::fs::write(dir.path().join("base-summary.json"), &summary_bytes).unwrap();
+    let summary: Value = serde_json::from_slice(&summary_bytes).unwrap();
+    let full: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("base.json")).unwrap()).unwrap();
+    assert_eq!(summary["summary"], full["summary"]);
+    assert_eq!(summary["tools"], full["tools"]);
+    assert_eq!(
+        summary["selection"]["per_tool"],
+        full["selection"]["per_tool"]
+    );
+    assert_eq!(summary["sessions"], serde_json::json!([]));
+    assert_eq!(summary["selection"]["outcomes"], serde_json::json!([]));
+    assert_eq!(summary["omitted"]["sessions"], 40);
+    assert_eq!(summary["omitted"]["turn_outcomes"], 40);
+    assert!(full.get("omitted").is_none());
+
+    // Ten times the sessions: the full report grows with them, the summary does not.
+    write_run(dir.path(), "big.jsonl", 400, 0, "lookup_order");
+    write_labels(dir.path(), 400);
+    let big = summary_of("big.jsonl");
+    assert!(
+        big.len() < summary_bytes.len() + 100,
+        "{} then {} bytes",
+        summary_bytes.len(),
+        big.len()
+    );
+    write_labels(dir.path(), 40);
+
+    let output = toolscope()
+        .current_dir(dir.path())
+        .args([
+            "diff",
+            "--json",
+            "--labels",
+            "labels.jsonl",
+            "base-summary.json",
+            "current.jsonl",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let diff: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let accuracy = metric(&diff, "selection.tool_accuracy");
+    assert_eq!(accuracy["base"]["value"], 1.0);
+    assert_eq!(accuracy["current"]["value"], 28.0 / 40.0);
+    assert_eq!(accuracy["test"], "two_proportion");
+    assert_eq!(accuracy["is_paired"], false);
+    assert!(accuracy["p_value"].as_f64().unwrap() < 0.001);
+    assert_eq!(accuracy["verdict"], "worse");
+    let f1 = metric(&diff, "per_tool.lookup_order.f1");
+    assert_eq!(f1["verdict"], "not_tested");
+    assert_eq!(f1["base"]["value"], 1.0);
+    assert!(diff["notes"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("the baseline is a summary report"));
+    assert_eq!(diff["sessions"]["base"], 40);
+    assert_eq!(diff["regressed"], serde_json::json!([]));
+
+    // A summary keeps no sessions to merge.
+    let merged = toolscope()
+        .current_dir(dir.path())
+        .args(["merge", "base-summary.json"])
+        .output()
+        .unwrap();
+    assert_eq!(merged.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&merged.stderr);
+    assert!(stderr.contains("summary report"), "{stderr}");
+}

@@ -252,6 +252,7 @@ impl Analysis {
             judge,
             trials,
             findings: Vec::new(),
+            omitted: None,
         };
         report.findings = crate::findings::findings(&report, &descriptions);
         report
@@ -374,6 +375,7 @@ fn empty_report() -> Report {
         judge: None,
         trials: None,
         findings: Vec::new(),
+        omitted: None,
     }
 }
 

@@ -105,6 +105,7 @@ impl Parts {
             judge,
             trials,
             findings: Vec::new(),
+            omitted: None,
         };
         report.findings = crate::findings::findings(&report, &descriptions);
         report

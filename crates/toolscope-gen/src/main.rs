@@ -30,11 +30,12 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Parse every line of a JSON Lines file into a serde_json::Value and print the count: the
+    /// Parse every line of JSON Lines files into a serde_json::Value and print the count: the
     /// baseline toolscope's own reading is measured against.
     ParseBaseline {
-        /// The file.
-        file: PathBuf,
+        /// The files (e.g. the sessions and the labels a report reads).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
 }
 
@@ -61,7 +62,9 @@ struct GenerateArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::ParseBaseline { file }) => parse_baseline(&file),
+        Some(Command::ParseBaseline { files }) => {
+            files.iter().try_for_each(|file| parse_baseline(file))
+        }
         None => generate(&cli.generate),
     };
     match result {

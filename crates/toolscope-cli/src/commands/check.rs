@@ -11,6 +11,6 @@ use crate::Outcome;
 pub fn run(args: &CheckArgs) -> Result<Outcome> {
     let report = run_engine(&args.inputs, None)?;
     print_problems(&report)?;
-    let has_input_errors = report_diagnostics(&report)?;
+    let has_input_errors = report_diagnostics(&report.diagnostics)?;
     Ok(outcome(has_input_errors, report.summary.problems > 0))
 }

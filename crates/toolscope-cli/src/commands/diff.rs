@@ -60,7 +60,7 @@ pub(super) fn load_runs(inputs: &InputArgs, metrics: &MetricArgs) -> Result<(Rep
         }
     }
     let report = run_engine(inputs, Some(metrics))?;
-    let has_errors = report_diagnostics(&report)?;
+    let has_errors = report_diagnostics(&report.diagnostics)?;
     Ok((report, has_errors))
 }
 

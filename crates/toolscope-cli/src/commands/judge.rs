@@ -62,7 +62,7 @@ pub fn run(args: &JudgeArgs) -> Result<Outcome> {
     };
     let inputs = read_inputs(&args.inputs, Some(&metrics))?;
     let analysis = inputs.analysis();
-    if report_diagnostics(analysis.report())? {
+    if report_diagnostics(&analysis.report().diagnostics)? {
         let mut err = terminal::stderr();
         err.line(
             "toolscope judge: the input has errors (above): fix them before paying for a run",

@@ -11,7 +11,7 @@ mod score;
 mod share;
 
 use anyhow::Result;
-use toolscope_core::{Report, Severity};
+use toolscope_core::{Diagnostic, Severity};
 
 use crate::cli::{Cli, Command};
 use crate::output::text::print_diagnostics;
@@ -32,11 +32,10 @@ pub fn run(cli: Cli) -> Result<Outcome> {
     }
 }
 
-/// Prints the report's input diagnostics on stderr and says whether any was an error.
-fn report_diagnostics(report: &Report) -> Result<bool> {
-    print_diagnostics(&report.diagnostics)?;
-    Ok(report
-        .diagnostics
+/// Prints input diagnostics on stderr and says whether any was an error.
+fn report_diagnostics(diagnostics: &[Diagnostic]) -> Result<bool> {
+    print_diagnostics(diagnostics)?;
+    Ok(diagnostics
         .iter()
         .any(|diagnostic| diagnostic.severity == Severity::Error))
 }

@@ -15,11 +15,24 @@ pub fn run(args: &ReportArgs) -> Result<Outcome> {
     if let Some(path) = &args.html {
         write_html(&report, args.title.clone(), path)?;
     }
-    if args.json {
-        print_json(&report)?;
-    } else {
-        print_summary(&report)?;
-    }
-    let has_input_errors = report_diagnostics(&report)?;
-    Ok(outcome(has_input_errors, report.summary.problems > 0))
+    let has_problems = report.summary.problems > 0;
+    // Every diagnostic after the output (a closed stdout ends the run quietly before them), even
+    // those a summary report leaves out.
+    let diagnostics = match (args.json, args.summary) {
+        (true, true) => {
+            let diagnostics = report.diagnostics.clone();
+            print_json(&report.into_summary())?;
+            diagnostics
+        }
+        (true, false) => {
+            print_json(&report)?;
+            report.diagnostics
+        }
+        _ => {
+            print_summary(&report)?;
+            report.diagnostics
+        }
+    };
+    let has_input_errors = report_diagnostics(&diagnostics)?;
+    Ok(outcome(has_input_errors, has_problems))
 }

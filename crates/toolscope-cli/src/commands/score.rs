@@ -12,7 +12,7 @@ use crate::Outcome;
 
 pub fn run(args: &ScoreArgs) -> Result<Outcome> {
     let report = run_engine(&args.inputs, Some(&args.metrics))?;
-    let has_input_errors = report_diagnostics(&report)?;
+    let has_input_errors = report_diagnostics(&report.diagnostics)?;
     if report.selection.is_none() && report.tasks.is_none() && report.trials.is_none() {
         bail!(
             "no labels to score against: give --labels FILE, or traces that carry them (eval \

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use toolscope_core::compare::diff::{CaseChange, Diff, MetricDiff, MetricValue, Verdict};
+use toolscope_core::compare::diff::{CaseChange, Diff, MetricDiff, MetricValue};
 use toolscope_core::diagnostic::grouped;
 
 use super::terminal::stdout;
@@ -35,7 +35,7 @@ pub fn print_diff(diff: &Diff, base: &Path, current: &Path) -> Result<()> {
     }
     out.line("")?;
     let mut rows: Vec<&MetricDiff> = diff.metrics.iter().collect();
-    rows.sort_by_key(|row| rank(row.verdict));
+    rows.sort_by_key(|row| row.verdict.rank());
     let table: Vec<[String; 7]> = rows.iter().map(|row| cells(row)).collect();
     let header = [
         "metric",
@@ -75,16 +75,6 @@ pub fn print_diff(diff: &Diff, base: &Path, current: &Path) -> Result<()> {
     }
     out.flush()?;
     Ok(())
-}
-
-fn rank(verdict: Verdict) -> u8 {
-    match verdict {
-        Verdict::Worse => 0,
-        Verdict::Better => 1,
-        Verdict::NoSignificantChange => 2,
-        Verdict::TooFewCases => 3,
-        Verdict::NotInBoth => 4,
-    }
 }
 
 fn cells(row: &MetricDiff) -> [String; 7] {

@@ -24,7 +24,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 pub use super::observe::MetricValue;
-use super::observe::{higher_is_better, observations, Observation};
+use super::observe::{
+    aggregate_values, higher_is_better, is_case_metric, observations, Observation,
+};
 use super::stats::{
     holm, mcnemar_exact, newcombe_difference, paired_bootstrap, two_proportion_z,
     unpaired_bootstrap as unpaired_bootstrap_of,
@@ -69,6 +71,9 @@ pub enum Verdict {
     TooFewCases,
     /// Only one run has the metric.
     NotInBoth,
+    /// No test can be made: a ratio over sessions where one run is a summary report, which
+    /// keeps no per-session values.
+    NotTested,
 }
 
 impl Verdict {
@@ -80,6 +85,20 @@ impl Verdict {
             Verdict::NoSignificantChange => "no significant change",
             Verdict::TooFewCases => "too few cases",
             Verdict::NotInBoth => "not in both runs",
+            Verdict::NotTested => "not tested (summary report)",
+        }
+    }
+
+    /// Where rows with this verdict go in a listing: worse first, then better, unchanged, and
+    /// those without a verdict.
+    pub fn rank(self) -> u8 {
+        match self {
+            Verdict::Worse => 0,
+            Verdict::Better => 1,
+            Verdict::NoSignificantChange => 2,
+            Verdict::TooFewCases => 3,
+            Verdict::NotTested => 4,
+            Verdict::NotInBoth => 5,
         }
     }
 }
@@ -221,8 +240,29 @@ fn group(observations: &[Observation]) -> BTreeMap<&str, Side<'_>> {
     sides
 }
 
-/// Compares `current` against `base`.
+/// The sides of a run that is compared from its totals only.
+fn aggregate_sides(report: &Report) -> BTreeMap<String, Side<'static>> {
+    aggregate_values(report)
+        .into_iter()
+        .map(|(metric, value)| {
+            let side = Side {
+                num: value.num,
+                den: value.den,
+                has_cases: is_case_metric(&metric),
+                ..Side::default()
+            };
+            (metric, side)
+        })
+        .collect()
+}
+
+/// Compares `current` against `base`. When either is a summary report
+/// ([`Report::into_summary`]), both are compared from their totals, unpaired: yes/no metrics
+/// with the two-proportion test, ratios over sessions not at all ([`Verdict::NotTested`]).
 pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
+    if base.is_summary() || current.is_summary() {
+        return diff_totals(base, current, options);
+    }
     let (base_observed, current_observed) = (observations(base), observations(current));
     let (base_sides, current_sides) = (group(&base_observed), group(&current_observed));
     let base_ids: BTreeSet<&str> = base
@@ -258,27 +298,9 @@ pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
         metrics.push(row);
     }
     adjust_recalls(&mut metrics, options.alpha);
-    let mut notes = Vec::new();
-    if let (Some(before), Some(after)) = (&base.selection, &current.selection) {
-        if before.args_mode != after.args_mode {
-            notes.push(
-                format!(
-                "the runs compared labelled arguments differently ({:?} and {:?}, --args-match): \
-                 selection.args_accuracy is not compared",
-                before.args_mode, after.args_mode
-            )
-                .to_lowercase(),
-            );
-            for row in metrics
-                .iter_mut()
-                .filter(|row| row.metric == "selection.args_accuracy")
-            {
-                row.verdict = Verdict::NotInBoth;
-                (row.difference, row.interval, row.p_value) = (None, None, None);
-                row.test = "none".into();
-            }
-        }
-    }
+    let notes = args_mode_note(base, current, &mut metrics)
+        .into_iter()
+        .collect();
     let order = |change: &CaseChange| (change.session_id.clone(), change.case.clone());
     regressed.sort_by_key(order);
     improved.sort_by_key(order);
@@ -304,7 +326,78 @@ pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
     }
 }
 
+/// [`diff`] of two runs from their totals.
+fn diff_totals(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
+    let (base_sides, current_sides) = (aggregate_sides(base), aggregate_sides(current));
+    let names: BTreeSet<&String> = base_sides.keys().chain(current_sides.keys()).collect();
+    let empty = Side::default();
+    let mut metrics: Vec<MetricDiff> = names
+        .into_iter()
+        .map(|name| {
+            let before = base_sides.get(name).unwrap_or(&empty);
+            let after = current_sides.get(name).unwrap_or(&empty);
+            let (mut row, _) = compare_metric(name, before, after, &BTreeSet::new(), options);
+            if row.test == "bootstrap" {
+                (row.interval, row.test) = (None, "none".into());
+                row.verdict = Verdict::NotTested;
+            }
+            row
+        })
+        .collect();
+    adjust_recalls(&mut metrics, options.alpha);
+    let which = match (base.is_summary(), current.is_summary()) {
+        (true, true) => "both runs are summary reports",
+        (true, false) => "the baseline is a summary report",
+        _ => "the current run is a summary report",
+    };
+    let mut notes = vec![format!(
+        "{which} (report --json --summary), which keep no sessions: the runs are compared \
+         unpaired from their totals, and ratios over sessions (precision, f1, tool_errors.rate, \
+         tasks.actions_matched) are not tested"
+    )];
+    notes.extend(args_mode_note(base, current, &mut metrics));
+    Diff {
+        options: options.clone(),
+        sessions: SessionCounts {
+            base: base.summary.sessions,
+            current: current.summary.sessions,
+            both: 0,
+        },
+        metrics,
+        regressed: Vec::new(),
+        improved: Vec::new(),
+        only_in_base: Vec::new(),
+        only_in_current: Vec::new(),
+        notes,
+    }
+}
+
 type Changes = (Vec<CaseChange>, Vec<CaseChange>);
+
+/// When the runs compared labelled arguments differently: the note, and the argument accuracy
+/// not compared.
+fn args_mode_note(base: &Report, current: &Report, metrics: &mut [MetricDiff]) -> Option<String> {
+    let (before, after) = (base.selection.as_ref()?, current.selection.as_ref()?);
+    if before.args_mode == after.args_mode {
+        return None;
+    }
+    for row in metrics
+        .iter_mut()
+        .filter(|row| row.metric == "selection.args_accuracy")
+    {
+        row.verdict = Verdict::NotInBoth;
+        (row.difference, row.interval, row.p_value) = (None, None, None);
+        row.test = "none".into();
+    }
+    Some(
+        format!(
+            "the runs compared labelled arguments differently ({:?} and {:?}, --args-match): \
+             selection.args_accuracy is not compared",
+            before.args_mode, after.args_mode
+        )
+        .to_lowercase(),
+    )
+}
 
 /// One session's (Σnum, Σden) in the baseline and in the current run.
 type SessionPair = ((u64, u64), (u64, u64));

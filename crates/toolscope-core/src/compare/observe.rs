@@ -19,10 +19,11 @@
 //! Summed over a report, each equals the report's own figure (`summary.calls_with_problems`,
 //! `selection.per_tool[].f1`, …); the tests hold them to it.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::checks::problem::ProblemKind;
 use crate::judge::Outcome;
+use crate::metrics::rate::Rate;
 use crate::report::Report;
 
 /// A metric's value in a run: num / den, with both (what `diff` compares and a gate checks).
@@ -37,6 +38,18 @@ pub struct MetricValue {
     /// For a mean over tasks (pass^k, pass@k): how many tasks; num and den are 0 then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mean_over: Option<u64>,
+}
+
+impl MetricValue {
+    /// num / den.
+    pub fn of(num: u64, den: u64) -> MetricValue {
+        MetricValue {
+            value: (den > 0).then(|| num as f64 / den as f64),
+            num,
+            den,
+            mean_over: None,
+        }
+    }
 }
 
 /// One observation of one metric.
@@ -174,6 +187,86 @@ pub fn observations(report: &Report) -> Vec<Observation> {
     out
 }
 
+/// Every metric of `report` from its aggregates (Σnum / Σden as [`observations`] would sum
+/// them), for a summary report, which keeps no observations ([`Report::into_summary`]). On a
+/// full report it equals [`totals`] of its observations (the tests hold it to that).
+pub fn aggregate_values(report: &Report) -> BTreeMap<String, MetricValue> {
+    let mut values = BTreeMap::new();
+    let mut put = |metric: String, num: u64, den: u64| {
+        if den > 0 {
+            values.insert(metric, MetricValue::of(num, den));
+        }
+    };
+    if let Some(selection) = &report.selection {
+        let rate = |rate: &Rate| (rate.count, rate.total);
+        let (num, den) = rate(&selection.tool_accuracy);
+        put("selection.tool_accuracy".into(), num, den);
+        let (num, den) = rate(&selection.args_accuracy_exact);
+        put("selection.args_accuracy".into(), num, den);
+        for row in &selection.per_tool {
+            let tool = &row.tool;
+            put(format!("per_tool.{tool}.recall"), row.tp, row.tp + row.fn_);
+            put(
+                format!("per_tool.{tool}.precision"),
+                row.tp,
+                row.tp + row.fp,
+            );
+            put(
+                format!("per_tool.{tool}.f1"),
+                2 * row.tp,
+                2 * row.tp + row.fp + row.fn_,
+            );
+        }
+    }
+    let summary = &report.summary;
+    put(
+        "problems.rate".into(),
+        summary.calls_with_problems.count,
+        summary.calls,
+    );
+    for kind in ProblemKind::ALL.into_iter().filter(|k| k.is_failure()) {
+        let calls = summary.by_kind.get(&kind).map_or(0, |count| count.calls);
+        put(
+            format!("problems.{}.rate", kind.as_str()),
+            calls,
+            summary.calls,
+        );
+    }
+    put(
+        "tool_errors.rate".into(),
+        summary.tool_errors.errors,
+        summary.tool_errors.results,
+    );
+    if let Some(tasks) = &report.tasks {
+        let all = &tasks.sessions_all_matched;
+        put("tasks.all_matched".into(), all.count, all.total);
+        put(
+            "tasks.actions_matched".into(),
+            tasks.actions.count,
+            tasks.actions.total,
+        );
+    }
+    if let Some(judge) = &report.judge {
+        for counts in &judge.summary.criteria {
+            put(
+                format!("judge.{}.pass_rate", counts.criterion.as_str()),
+                counts.pass,
+                counts.pass + counts.fail,
+            );
+        }
+    }
+    values
+}
+
+/// Whether `metric`'s observations are yes/no outcomes of cases (turns, calls, tasks, judged
+/// calls), as opposed to ratios of sums over sessions: what decides its test.
+pub fn is_case_metric(metric: &str) -> bool {
+    !(metric.ends_with(".precision")
+        || metric.ends_with(".f1")
+        || metric == "tool_errors.rate"
+        || metric == "tasks.actions_matched")
+}
+
 /// Σnum and Σden per metric over `observations`.
 pub fn totals(observations: &[Observation]) -> HashMap<&str, (u64, u64)> {
     let mut totals: HashMap<&str, (u64, u64)> = HashMap::new();
@@ -259,6 +352,23 @@ mod tests {
             .iter()
             .filter(|o| o.metric.ends_with(".f1"))
             .all(|o| o.case.is_none()));
+        let from_aggregates = aggregate_values(report);
+        let from_observations: BTreeMap<String, MetricValue> = totals
+            .iter()
+            .map(|(metric, &(num, den))| (metric.to_string(), MetricValue::of(num, den)))
+            .collect();
+        assert_eq!(from_aggregates, from_observations);
+        let summary = report.clone().into_summary();
+        assert!(summary.sessions.is_empty() && summary.problems.is_empty());
+        assert_eq!(aggregate_values(&summary), from_observations);
+        for observation in &observed {
+            assert_eq!(
+                observation.case.is_some(),
+                is_case_metric(&observation.metric),
+                "{}",
+                observation.metric
+            );
+        }
         assert!(!higher_is_better("problems.schema.rate"));
         assert!(higher_is_better("per_tool.none.recall"));
     }

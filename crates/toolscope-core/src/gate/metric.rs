@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::checks::problem::ProblemKind;
-use crate::compare::observe::{observations, Observation};
+use crate::compare::observe::{aggregate_values, observations, Observation};
 use crate::judge::Criterion;
 use crate::report::Report;
 
@@ -109,11 +109,42 @@ pub const METRIC_HELP: &str = "metrics are selection.tool_accuracy, selection.ar
      judge.CRITERION.pass_rate (TOOL, KIND or CRITERION may be *)";
 
 /// Every metric of `report`, over the sessions of `agent` when one is given (`Some(None)`: the
-/// sessions without an agent id).
+/// sessions without an agent id). A summary report keeps no sessions: its values are its totals,
+/// and none per agent.
 pub fn metric_values(
     report: &Report,
     agent: Option<Option<&str>>,
 ) -> BTreeMap<String, MetricValue> {
+    let mut values = match (report.is_summary(), agent) {
+        (true, Some(_)) => return BTreeMap::new(),
+        (true, None) => aggregate_values(report),
+        (false, _) => observed_values(report, agent),
+    };
+    // pass^k and pass@k are means over tasks, for the whole run only: a task's trials may have
+    // been run by several agents.
+    if let (None, Some(trials)) = (agent, &report.trials) {
+        for (name, passes) in [
+            ("pass_hat_k", &trials.pass_hat_k),
+            ("pass_at_k", &trials.pass_at_k),
+        ] {
+            for pass in passes {
+                values.insert(
+                    format!("tasks.{name}.{}", pass.k),
+                    MetricValue {
+                        value: Some(pass.value),
+                        num: 0,
+                        den: 0,
+                        mean_over: Some(pass.tasks),
+                    },
+                );
+            }
+        }
+    }
+    values
+}
+
+/// The metrics summed from `report`'s observations, over `agent`'s sessions when given.
+fn observed_values(report: &Report, agent: Option<Option<&str>>) -> BTreeMap<String, MetricValue> {
     let kept: Option<HashSet<&str>> = agent.map(|agent| {
         report
             .sessions
@@ -142,26 +173,6 @@ pub fn metric_values(
     }
     for value in values.values_mut() {
         value.value = (value.den > 0).then(|| value.num as f64 / value.den as f64);
-    }
-    // pass^k and pass@k are means over tasks, for the whole run only: a task's trials may have
-    // been run by several agents.
-    if let (None, Some(trials)) = (agent, &report.trials) {
-        for (name, passes) in [
-            ("pass_hat_k", &trials.pass_hat_k),
-            ("pass_at_k", &trials.pass_at_k),
-        ] {
-            for pass in passes {
-                values.insert(
-                    format!("tasks.{name}.{}", pass.k),
-                    MetricValue {
-                        value: Some(pass.value),
-                        num: 0,
-                        den: 0,
-                        mean_over: Some(pass.tasks),
-                    },
-                );
-            }
-        }
     }
     values
 }

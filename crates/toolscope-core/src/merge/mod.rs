@@ -32,7 +32,8 @@
 //! let merged = merge_reports(&[report_of("1.jsonl", &a), report_of("2.jsonl", &b)]).unwrap();
 //! assert_eq!(merged.summary, whole.summary);
 //! assert_eq!(merged.tools, whole.tools);
-//! assert!(merge_reports(&[whole.clone(), whole]).is_err()); // a session in two parts
+//! assert!(merge_reports(&[whole.clone(), whole.clone()]).is_err()); // a session in two parts
+//! assert!(merge_reports(&[whole.into_summary()]).is_err()); // no sessions to merge
 //! ```
 
 mod error;
@@ -87,6 +88,7 @@ pub fn merge_reports(parts: &[Report]) -> Result<Report, MergeError> {
         judge,
         trials,
         findings: Vec::new(),
+        omitted: None,
     };
     report.findings = crate::findings::findings(&report, &descriptions_in(parts));
     Ok(report)
@@ -155,6 +157,14 @@ fn check_sessions_disjoint(parts: &[Report]) -> Result<(), MergeError> {
 /// Every section the parts have can be rebuilt from what they carry.
 fn check_mergeable(parts: &[Report]) -> Result<(), MergeError> {
     for (part, report) in parts.iter().enumerate() {
+        if report.is_summary() {
+            return Err(MergeError::Unsupported {
+                part,
+                reason: "it is a summary report (report --json --summary), which keeps no \
+                         sessions to merge; merge full reports"
+                    .to_string(),
+            });
+        }
         let has_trial_rows = report.sessions.iter().any(|row| row.trial.is_some());
         if report.trials.is_some() && !has_trial_rows {
             return Err(MergeError::Unsupported {

@@ -3,12 +3,14 @@
 //! Its JSON is documented in docs/report-json.md.
 
 pub mod csv;
+mod detail;
 mod summary;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use detail::{Omitted, SUMMARY_DIAGNOSTICS, SUMMARY_FINDINGS};
 pub use summary::{
     summarize_checks, summarize_sessions, KindCount, SessionSummary, Summary, ToolUsage,
 };
@@ -56,6 +58,10 @@ pub struct Report {
     /// nothing did).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<crate::findings::Finding>,
+    /// Only in a summary report (`report --json --summary`): how many entries of each per-item
+    /// list were left out; those lists are empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<Omitted>,
 }
 
 impl Report {
