@@ -2,29 +2,26 @@
 //! [`Analysis`] that keeps the sessions for drilling down and re-reports under filters.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap};
-
-use rustc_hash::FxHashMap;
+use std::collections::HashMap;
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap;
+
 use crate::analysis::{Analysis, Progress, Stage};
+use crate::analyze_inputs::{refuse_too_large, Gathered};
 use crate::analyze_tasks::score_tasks;
 use crate::checks::catalog::CompiledCatalog;
 use crate::checks::suggest::{Budget, BUDGET_CELLS};
 use crate::checks::{check_session, SessionFindings};
-use crate::diagnostic::{grouped, Diagnostic};
+use crate::diagnostic::Diagnostic;
 use crate::drift;
 use crate::formats::read_traces_reporting;
 use crate::formats::TraceFormat;
-use crate::input::{InputFile, Options, Role, MAX_FILE_BYTES};
-use crate::inputs::catalog::read_catalog_file;
-use crate::inputs::labels::{read_labels_file, Label};
-use crate::inputs::rules::{read_rules_file, Rules};
-use crate::inputs::task_labels::TaskLabel;
+use crate::input::{InputFile, Options, Role};
+use crate::inputs::labels::Label;
+use crate::inputs::rules::Rules;
 use crate::judge::in_report::{judge_report, warn_about_unknown_calls};
-use crate::judge::verdict_file::{
-    merge_verdicts, read_human_verdicts, read_verdicts, HumanVerdict,
-};
+use crate::judge::verdict_file::HumanVerdict;
 use crate::judge::Verdict;
 use crate::metrics::outcome::{score_turn, TurnOutcome};
 use crate::metrics::selection::{summarize, Selection};
@@ -44,7 +41,8 @@ const PROGRESS_EVERY: usize = 512;
 /// Files are read in role order (catalogs, rules, traces, labels; as given within a role), so
 /// the report does not depend on the order files were dropped or named.
 pub fn analyze(inputs: &[InputFile<'_>], options: &Options) -> Report {
-    run(inputs, options, &mut |_| {}).into_report()
+    crate::analyze_stream::stream_report(inputs, options)
+        .unwrap_or_else(|| run(inputs, options, &mut |_| {}).into_report())
 }
 
 /// Everything [`analyze`] computes, before it is summarised into a report.
@@ -130,16 +128,8 @@ pub(crate) fn run(
     let mut diagnostics = Vec::new();
     let mut summaries = Vec::new();
     let mut sessions: Vec<Session> = Vec::new();
-    let mut catalog_tools: Vec<ToolDef> = Vec::new();
-    let mut baseline: Option<Box<Report>> = None;
-    let mut catalog_files: Vec<&str> = Vec::new();
-    let mut rules = Rules::default();
-    let mut labels: Vec<Label> = Vec::new();
-    let mut tasks: Vec<TaskLabel> = Vec::new();
+    let mut gathered = Gathered::default();
     let mut bfcl_files: Vec<&str> = Vec::new();
-    let mut verdicts: Vec<Verdict> = Vec::new();
-    let mut human_verdicts: Vec<HumanVerdict> = Vec::new();
-    let mut verdict_files: Vec<(&str, std::ops::Range<usize>, bool)> = Vec::new();
 
     for input in ordered.iter().copied() {
         progress(Progress {
@@ -150,29 +140,8 @@ pub(crate) fn run(
         let file_start = bytes_done;
         let file_bytes = input.bytes.len() as u64;
         bytes_done += file_bytes;
-        let mut summary = InputSummary {
-            file: input.name.to_string(),
-            role: input.role,
-            format: None,
-            reason: None,
-            counts: BTreeMap::new(),
-        };
-        if input.is_too_large() {
-            let size = input.size.max(input.bytes.len() as u64);
-            let size = if size == u64::MAX {
-                "longer (it goes on past that)".to_string()
-            } else {
-                format!("{size} bytes ({})", byte_size(size))
-            };
-            diagnostics.push(Diagnostic::error(
-                input.name,
-                None,
-                format!(
-                    "toolscope reads files of up to {MAX_FILE_BYTES} bytes ({}); this one is {size}, \
-                     so it was not read",
-                    byte_size(MAX_FILE_BYTES)
-                ),
-            ));
+        let mut summary = InputSummary::of(input);
+        if refuse_too_large(input, &mut diagnostics) {
             summaries.push(summary);
             continue;
         }
@@ -203,76 +172,10 @@ pub(crate) fn run(
                 summary.count_any("labels", read.labels.len());
                 summary.count_any("task labels", read.tasks.len());
                 sessions.extend(read.sessions);
-                labels.extend(read.labels);
-                tasks.extend(read.tasks);
+                gathered.labels.extend(read.labels);
+                gathered.tasks.extend(read.tasks);
             }
-            Role::Catalog => {
-                let tools = read_catalog_file(input.name, input.bytes, &mut diagnostics);
-                summary.count("tools", tools.len());
-                catalog_tools.extend(tools);
-                catalog_files.push(input.name);
-            }
-            Role::Rules => {
-                let read = read_rules_file(input.name, input.bytes, &mut diagnostics);
-                summary.counts.insert(
-                    "rules".into(),
-                    read.must_come_after.values().map(|p| p.len() as u64).sum(),
-                );
-                rules.merge(read);
-            }
-            Role::Labels => {
-                let read = read_labels_file(input.name, input.bytes, &mut diagnostics);
-                summary.count("labels", read.turns.len());
-                summary.count_any("task labels", read.tasks.len());
-                labels.extend(read.turns);
-                tasks.extend(read.tasks);
-            }
-            Role::Verdicts => {
-                let read = read_verdicts(input.name, input.bytes, &mut diagnostics);
-                summary.count("verdicts", read.len());
-                let start = verdicts.len();
-                let replaced = merge_verdicts(&mut verdicts, read);
-                if replaced > 0 {
-                    diagnostics.push(Diagnostic::warning(
-                        input.name,
-                        None,
-                        format!(
-                            "{} of its verdicts replace an earlier file's on the same calls, \
-                             criteria, model and template (the later file's are used)",
-                            grouped(replaced as u64)
-                        ),
-                    ));
-                }
-                verdict_files.push((input.name, start..verdicts.len(), false));
-            }
-            Role::Baseline => match serde_json::from_slice::<Report>(input.bytes) {
-                Ok(report) => {
-                    summary.count("baseline sessions", report.sessions.len());
-                    if baseline.is_some() {
-                        diagnostics.push(Diagnostic::warning(
-                            input.name,
-                            None,
-                            "a second baseline report: this one is compared with, not the earlier",
-                        ));
-                    }
-                    baseline = Some(Box::new(report));
-                }
-                Err(error) => diagnostics.push(Diagnostic::error(
-                    input.name,
-                    None,
-                    format!(
-                        "a toolscope report JSON that cannot be read ({error}); make it again with \
-                         this version's toolscope report --json"
-                    ),
-                )),
-            },
-            Role::HumanVerdicts => {
-                let read = read_human_verdicts(input.name, input.bytes, &mut diagnostics);
-                summary.count("human verdicts", read.len());
-                let start = human_verdicts.len();
-                human_verdicts.extend(read);
-                verdict_files.push((input.name, start..human_verdicts.len(), true));
-            }
+            _ => gathered.read(input, &mut summary, &mut diagnostics),
         }
         summaries.push(summary);
     }
@@ -284,6 +187,17 @@ pub(crate) fn run(
     });
     crate::formats::join_bfcl_results(&mut sessions, &bfcl_files);
     make_ids_unique(&mut sessions, &mut diagnostics);
+    let Gathered {
+        catalog_tools,
+        catalog_files,
+        rules,
+        labels,
+        tasks,
+        verdicts,
+        human_verdicts,
+        verdict_files,
+        baseline,
+    } = gathered;
     for (file, range, is_human) in verdict_files {
         let calls: Vec<(String, usize)> = if is_human {
             human_verdicts[range]
@@ -354,7 +268,7 @@ fn report_every(progress: &mut dyn FnMut(Progress), stage: Stage, index: usize, 
 }
 
 /// The order roles are read in: what the checks need first.
-fn role_rank(role: Role) -> u8 {
+pub(crate) fn role_rank(role: Role) -> u8 {
     match role {
         Role::Catalog => 0,
         Role::Rules => 1,
@@ -364,21 +278,6 @@ fn role_rank(role: Role) -> u8 {
         Role::HumanVerdicts => 5,
         Role::Baseline => 6,
     }
-}
-
-/// A size in bytes as people read it: `1.5 GiB`, `900.0 MiB`, `12 bytes`.
-fn byte_size(bytes: u64) -> String {
-    const UNITS: [&str; 3] = ["KiB", "MiB", "GiB"];
-    if bytes < 1024 {
-        return format!("{bytes} bytes");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
 }
 
 /// Runs the checks on every session with the catalog that applies to it; returns each
@@ -535,11 +434,24 @@ fn score_labels(
 /// Gives a repeated session id a suffix (`#2`, `#3`, ...) with a warning, so labels and links
 /// stay unambiguous.
 fn make_ids_unique(sessions: &mut [Session], diagnostics: &mut Vec<Diagnostic>) {
-    let mut seen: HashMap<String, (usize, String, usize)> = HashMap::new();
+    let mut ids = UniqueIds::default();
     for session in sessions.iter_mut() {
-        match seen.get_mut(&session.session_id) {
+        ids.make_unique(session, diagnostics);
+    }
+}
+
+/// [`make_ids_unique`] one session at a time.
+#[derive(Debug, Default)]
+pub(crate) struct UniqueIds {
+    /// Each id seen: how many times, and where first.
+    seen: HashMap<String, (usize, String, usize)>,
+}
+
+impl UniqueIds {
+    pub(crate) fn make_unique(&mut self, session: &mut Session, diagnostics: &mut Vec<Diagnostic>) {
+        match self.seen.get_mut(&session.session_id) {
             None => {
-                seen.insert(
+                self.seen.insert(
                     session.session_id.clone(),
                     (1, session.origin.file.clone(), session.origin.line),
                 );
@@ -563,7 +475,7 @@ fn make_ids_unique(sessions: &mut [Session], diagnostics: &mut Vec<Diagnostic>) 
 
 /// Orders diagnostics as the user gave the files, then by line, so each file's problems read
 /// top to bottom whichever step found them.
-fn sort_diagnostics(diagnostics: &mut [Diagnostic], inputs: &[InputFile<'_>]) {
+pub(crate) fn sort_diagnostics(diagnostics: &mut [Diagnostic], inputs: &[InputFile<'_>]) {
     let position: HashMap<&str, usize> = inputs
         .iter()
         .enumerate()

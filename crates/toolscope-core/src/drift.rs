@@ -47,19 +47,49 @@ pub struct DriftItem {
 
 /// Every difference between the sessions' own tools and the catalog file's.
 pub fn compare(sessions: &[Session], catalog: &[ToolDef]) -> Vec<DriftItem> {
-    let mut items: BTreeMap<(String, DriftKind, String), (u64, String)> = BTreeMap::new();
-    // Sessions that carry the same list share one allocation: compare each list once.
-    let mut by_tool_set: HashMap<*const Vec<ToolDef>, Vec<(String, DriftKind, String)>> =
-        HashMap::new();
+    let mut drift = DriftCounter::new(catalog);
     for session in sessions {
+        drift.add(session);
+    }
+    drift.finish()
+}
+
+/// [`compare`] one session at a time, for callers that do not keep the sessions.
+pub(crate) struct DriftCounter<'c> {
+    catalog: &'c [ToolDef],
+    items: BTreeMap<Difference, (u64, String)>,
+    // Sessions that carry the same list share one allocation: compare each list once. The Arc
+    // is kept so that its address is not reused by another list.
+    by_tool_set: HashMap<*const Vec<ToolDef>, ListDifferences>,
+}
+
+/// A tool list (kept alive) and how it differs from the catalog.
+type ListDifferences = (Arc<Vec<ToolDef>>, Vec<Difference>);
+
+/// A tool, how it differs, and the detail.
+type Difference = (String, DriftKind, String);
+
+impl<'c> DriftCounter<'c> {
+    pub(crate) fn new(catalog: &'c [ToolDef]) -> Self {
+        DriftCounter {
+            catalog,
+            items: BTreeMap::new(),
+            by_tool_set: HashMap::new(),
+        }
+    }
+
+    pub(crate) fn add(&mut self, session: &Session) {
         let Some(tools) = &session.tools else {
-            continue;
+            return;
         };
-        let differences = by_tool_set
+        let catalog = self.catalog;
+        let (_, differences) = self
+            .by_tool_set
             .entry(Arc::as_ptr(tools))
-            .or_insert_with(|| differences(tools, catalog));
+            .or_insert_with(|| (Arc::clone(tools), differences(tools, catalog)));
         for difference in differences.iter() {
-            let entry = items
+            let entry = self
+                .items
                 .entry(difference.clone())
                 .or_insert_with(|| (0, session.session_id.clone()));
             entry.0 += 1;
@@ -70,18 +100,21 @@ pub fn compare(sessions: &[Session], catalog: &[ToolDef]) -> Vec<DriftItem> {
             }
         }
     }
-    items
-        .into_iter()
-        .map(
-            |((tool, kind, detail), (sessions, example_session))| DriftItem {
-                tool,
-                kind,
-                detail,
-                sessions,
-                example_session,
-            },
-        )
-        .collect()
+
+    pub(crate) fn finish(self) -> Vec<DriftItem> {
+        self.items
+            .into_iter()
+            .map(
+                |((tool, kind, detail), (sessions, example_session))| DriftItem {
+                    tool,
+                    kind,
+                    detail,
+                    sessions,
+                    example_session,
+                },
+            )
+            .collect()
+    }
 }
 
 fn differences(seen: &[ToolDef], catalog: &[ToolDef]) -> Vec<(String, DriftKind, String)> {

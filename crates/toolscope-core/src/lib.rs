@@ -24,6 +24,8 @@
 
 mod analysis;
 mod analyze;
+mod analyze_inputs;
+mod analyze_stream;
 mod analyze_tasks;
 pub mod checks;
 pub mod compare;

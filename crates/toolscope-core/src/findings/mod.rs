@@ -121,6 +121,24 @@ pub fn tool_descriptions<'a>(
     catalog: Option<&[crate::model::ToolDef]>,
     sessions: impl IntoIterator<Item = &'a crate::model::Session>,
 ) -> BTreeMap<String, String> {
+    let mut last: Option<*const Vec<crate::model::ToolDef>> = None;
+    let lists = sessions.into_iter().filter_map(move |session| {
+        let tools = session.tools.as_ref()?;
+        // Sessions usually share one list: read each list once.
+        let pointer = std::sync::Arc::as_ptr(tools);
+        (last != Some(pointer)).then(|| {
+            last = Some(pointer);
+            tools.as_slice()
+        })
+    });
+    tool_descriptions_of_lists(catalog, lists)
+}
+
+/// [`tool_descriptions`] from the sessions' tool lists, in the sessions' order.
+pub(crate) fn tool_descriptions_of_lists<'a>(
+    catalog: Option<&[crate::model::ToolDef]>,
+    lists: impl IntoIterator<Item = &'a [crate::model::ToolDef]>,
+) -> BTreeMap<String, String> {
     let mut descriptions = BTreeMap::new();
     let mut add = |tools: &[crate::model::ToolDef]| {
         for tool in tools {
@@ -133,19 +151,7 @@ pub fn tool_descriptions<'a>(
     };
     match catalog {
         Some(catalog) => add(catalog),
-        None => {
-            let mut last: Option<*const Vec<crate::model::ToolDef>> = None;
-            for session in sessions {
-                if let Some(tools) = &session.tools {
-                    // Sessions usually share one list: read each list once.
-                    let pointer = std::sync::Arc::as_ptr(tools);
-                    if last != Some(pointer) {
-                        last = Some(pointer);
-                        add(tools);
-                    }
-                }
-            }
-        }
+        None => lists.into_iter().for_each(add),
     }
     descriptions
 }

@@ -279,7 +279,7 @@ fn recognise_openai_chat(probe: &Probe) -> Option<&'static str> {
 }
 
 /// Detects the format; when nothing matches, one error lists every format tried.
-pub(super) fn detect(
+pub(crate) fn detect(
     file: &str,
     split: &Split<'_>,
     diagnostics: &mut Vec<Diagnostic>,

@@ -29,6 +29,7 @@ pub(crate) use bfcl_results::join_bfcl_results;
 mod content;
 mod conversation;
 mod detect;
+pub(crate) use detect::detect as detect_format;
 pub mod eval_cases;
 mod exchange;
 pub mod gemini;

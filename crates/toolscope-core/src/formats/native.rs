@@ -76,6 +76,21 @@ pub fn read_reporting(
     progress: &mut dyn FnMut(f64),
 ) -> Vec<Session> {
     let mut sessions = Vec::with_capacity(split.records.len());
+    read_each(file, split, diagnostics, progress, &mut |session| {
+        sessions.push(session)
+    });
+    sessions
+}
+
+/// [`read_reporting`], giving each session to `on_session` as soon as it is read, so that a
+/// caller that does not keep them never holds more than one.
+pub(crate) fn read_each(
+    file: &str,
+    split: &Split<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+    progress: &mut dyn FnMut(f64),
+    on_session: &mut dyn FnMut(Session),
+) {
     let mut tool_lists = ToolLists::default();
     let count = split.records.len();
     for (index, record) in split.records.iter().enumerate() {
@@ -104,13 +119,12 @@ pub fn read_reporting(
                     line: record.line,
                 };
                 if let Some(session) = session_from_raw(raw, origin, &mut tool_lists, diagnostics) {
-                    sessions.push(session);
+                    on_session(session);
                 }
             }
             Err(diagnostic) => diagnostics.push(diagnostic),
         }
     }
-    sessions
 }
 
 fn session_from_raw(

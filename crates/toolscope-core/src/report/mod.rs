@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use detail::{Omitted, SUMMARY_DIAGNOSTICS, SUMMARY_FINDINGS};
+pub(crate) use summary::CheckRows;
 pub use summary::{
     summarize_checks, summarize_sessions, KindCount, SessionSummary, Summary, ToolUsage,
 };

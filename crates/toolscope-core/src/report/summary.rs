@@ -111,18 +111,41 @@ pub struct ToolUsage {
 pub fn summarize_checks<'s>(
     sessions: impl IntoIterator<Item = (&'s Session, SessionFindings, bool)>,
 ) -> (Summary, Vec<SessionSummary>, Vec<ToolUsage>, Vec<Problem>) {
-    let mut rows: Vec<(SessionSummary, Vec<Problem>)> = Vec::new();
-    let mut tools: BTreeMap<String, ToolUsage> = BTreeMap::new();
+    let mut rows = CheckRows::default();
     for (session, found, is_without_catalog) in sessions {
-        count_tools(session, &found, &mut tools);
-        rows.push(session_row(session, found, is_without_catalog));
+        rows.add(session, found, is_without_catalog);
     }
-    let (summary, session_rows, problems) = summarize_sessions(rows);
-    let tools = tools
-        .into_iter()
-        .map(|(tool, usage)| ToolUsage { tool, ..usage })
-        .collect();
-    (summary, session_rows, tools, problems)
+    rows.finish()
+}
+
+/// [`summarize_checks`] one session at a time, for callers that do not keep the sessions.
+#[derive(Debug, Default)]
+pub(crate) struct CheckRows {
+    rows: Vec<(SessionSummary, Vec<Problem>)>,
+    tools: BTreeMap<String, ToolUsage>,
+}
+
+impl CheckRows {
+    pub(crate) fn add(
+        &mut self,
+        session: &Session,
+        found: SessionFindings,
+        is_without_catalog: bool,
+    ) {
+        count_tools(session, &found, &mut self.tools);
+        self.rows
+            .push(session_row(session, found, is_without_catalog));
+    }
+
+    pub(crate) fn finish(self) -> (Summary, Vec<SessionSummary>, Vec<ToolUsage>, Vec<Problem>) {
+        let (summary, session_rows, problems) = summarize_sessions(self.rows);
+        let tools = self
+            .tools
+            .into_iter()
+            .map(|(tool, usage)| ToolUsage { tool, ..usage })
+            .collect();
+        (summary, session_rows, tools, problems)
+    }
 }
 
 /// Adds one session's calls, errors and problems to the per-tool counts.

@@ -1,0 +1,412 @@
+//! [`crate::analyze`] without keeping the sessions: each session is checked, its labelled turns
+//! scored and its report rows made as soon as it is read, and then dropped, so that memory holds
+//! the input, the labels not yet scored and the report, not every session (docs/performance.md).
+//!
+//! It applies when every trace file is in toolscope's native format (one session per record) and
+//! nothing needs the sessions after reading: no verdicts (the judge's report looks calls up) and
+//! no task labels (a task's sessions are matched together). Otherwise [`stream_report`] returns
+//! None and the caller keeps the sessions. Both paths give the same report; the tests hold them to
+//! it.
+
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::analyze::{role_rank, sort_diagnostics, UniqueIds};
+use crate::analyze_inputs::{refuse_too_large, Gathered};
+use crate::checks::catalog::CompiledCatalog;
+use crate::checks::check_session;
+use crate::checks::suggest::{Budget, BUDGET_CELLS};
+use crate::diagnostic::Diagnostic;
+use crate::drift::DriftCounter;
+use crate::formats::{detect_format, native, TraceFormat};
+use crate::input::{InputFile, Options, Role};
+use crate::inputs::labels::Label;
+use crate::json::{decode_text, split_records};
+use crate::metrics::outcome::{score_turn, TurnOutcome};
+use crate::metrics::selection::{summarize, Selection};
+use crate::model::{turn_count, turns_of, Session, ToolDef};
+use crate::report::{CheckRows, InputSummary, Report};
+
+/// The report of `inputs`, streaming their sessions; None when some input needs the sessions
+/// kept (see the module docs).
+pub(crate) fn stream_report(inputs: &[InputFile<'_>], options: &Options) -> Option<Report> {
+    let mut ordered: Vec<&InputFile<'_>> = inputs.iter().collect();
+    ordered.sort_by_key(|input| role_rank(input.role));
+    if !is_streamable(&ordered, options) {
+        return None;
+    }
+    let mut diagnostics = Vec::new();
+    let mut summaries: Vec<Option<InputSummary>> = vec![None; ordered.len()];
+    // Everything but the traces first: the labels must be known before their sessions arrive.
+    let mut gathered = Gathered::default();
+    for (slot, input) in ordered.iter().enumerate() {
+        if input.role == Role::Traces {
+            continue;
+        }
+        let mut summary = InputSummary::of(input);
+        if !refuse_too_large(input, &mut diagnostics) {
+            gathered.read(input, &mut summary, &mut diagnostics);
+        }
+        summaries[slot] = Some(summary);
+    }
+    if !gathered.tasks.is_empty() {
+        return None;
+    }
+    let has_catalog_files = !gathered.catalog_files.is_empty();
+    let labels = std::mem::take(&mut gathered.labels);
+    let mut stream = Stream::new(&gathered, labels, options, &mut diagnostics);
+    for (slot, input) in ordered.iter().enumerate() {
+        if input.role != Role::Traces {
+            continue;
+        }
+        let mut summary = InputSummary::of(input);
+        if !refuse_too_large(input, &mut diagnostics) {
+            let before = diagnostics.len();
+            let text = decode_text(input.name, input.bytes, &mut diagnostics);
+            let split = split_records(input.name, &text, &mut diagnostics);
+            if split.records.is_empty() && diagnostics.len() == before {
+                // As formats::read_traces_reporting says it (only a chosen format gets here).
+                let what = if text.trim().is_empty() {
+                    "is empty"
+                } else {
+                    "holds no records (an empty array)"
+                };
+                diagnostics.push(Diagnostic::warning(
+                    input.name,
+                    None,
+                    format!("the file {what}: no sessions to read"),
+                ));
+                summaries[slot] = Some(summary);
+                continue;
+            }
+            let reason = match options.format {
+                Some(_) => "chosen by the user".to_string(),
+                None => detect_format(input.name, &split, &mut diagnostics)
+                    .map_or_else(String::new, |(_, reason)| reason),
+            };
+            summary.format = Some(TraceFormat::Native);
+            summary.reason = Some(reason);
+            let mut count = 0;
+            // After the reader's: the whole-input path checks once every file is read.
+            let mut later = Vec::new();
+            native::read_each(
+                input.name,
+                &split,
+                &mut diagnostics,
+                &mut |_| {},
+                &mut |session| {
+                    count += 1;
+                    stream.add(session, &mut later);
+                },
+            );
+            diagnostics.append(&mut later);
+            summary.count("sessions", count);
+        }
+        summaries[slot] = Some(summary);
+    }
+    let streamed = stream.finish(&mut diagnostics);
+    let order: Vec<InputFile<'_>> = ordered.into_iter().copied().collect();
+    sort_diagnostics(&mut diagnostics, &order);
+    let (summary, sessions, tools, problems) = streamed.rows.finish();
+    let catalog = has_catalog_files.then_some(gathered.catalog_tools.as_slice());
+    let descriptions = crate::findings::tool_descriptions_of_lists(
+        catalog,
+        streamed.tool_lists.iter().map(|tools| tools.as_slice()),
+    );
+    let trials = crate::metrics::trials::trials_of(
+        sessions
+            .iter()
+            .filter_map(|row| Some((row.task_id.as_deref()?, row.trial?))),
+    );
+    let mut report = Report {
+        toolscope_version: crate::VERSION.to_string(),
+        inputs: summaries.into_iter().flatten().collect(),
+        summary,
+        problems,
+        sessions,
+        tools,
+        selection: streamed.outcomes.map(|outcomes| Selection {
+            args_mode: options.args_mode,
+            ..summarize(outcomes, options.min_support)
+        }),
+        tasks: None,
+        drift: streamed.drift,
+        diagnostics,
+        judge: None,
+        trials,
+        findings: Vec::new(),
+        omitted: None,
+    };
+    report.findings = crate::findings::findings(&report, &descriptions);
+    Some(report)
+}
+
+/// Whether every trace file reads as native sessions and no input needs the sessions kept.
+fn is_streamable(ordered: &[&InputFile<'_>], options: &Options) -> bool {
+    if ordered
+        .iter()
+        .any(|input| matches!(input.role, Role::Verdicts | Role::HumanVerdicts))
+    {
+        return false;
+    }
+    if let Some(format) = options.format {
+        return format == TraceFormat::Native;
+    }
+    ordered
+        .iter()
+        .filter(|input| input.role == Role::Traces && !input.is_too_large())
+        .all(|input| {
+            let mut scratch = Vec::new();
+            if crate::formats::inspect::is_zip(input.bytes) {
+                return false;
+            }
+            let text = decode_text(input.name, input.bytes, &mut scratch);
+            let split = split_records(input.name, &text, &mut scratch);
+            !split.records.is_empty()
+                && matches!(
+                    detect_format(input.name, &split, &mut scratch),
+                    Some((TraceFormat::Native, _))
+                )
+        })
+}
+
+/// What the report needs, gathered one session at a time.
+struct Stream<'g> {
+    options: Options,
+    rules: &'g crate::inputs::rules::Rules,
+    /// The catalog files' tools, when any were given.
+    catalog: Option<&'g [ToolDef]>,
+    file_catalog: Option<CompiledCatalog>,
+    file_source: String,
+    /// Each session's own tool list, compiled once (the Arc keeps the address unique).
+    own_catalogs: HashMap<*const Vec<ToolDef>, OwnCatalog>,
+    budget: Budget,
+    ids: UniqueIds,
+    labels: Vec<Option<Label>>,
+    /// Label indices by the session they name, in label order; removed when it is scored.
+    labels_by_session: FxHashMap<String, Vec<usize>>,
+    /// Each outcome with the label index that first labelled its turn (the report's order).
+    outcomes: Vec<(usize, TurnOutcome)>,
+    /// Diagnostics about labels, by label index (the order the whole-input path gives them).
+    label_diagnostics: Vec<(usize, Diagnostic)>,
+    rows: CheckRows,
+    drift: Option<DriftCounter<'g>>,
+    /// The sessions' distinct tool lists, in the order first seen.
+    tool_lists: Vec<Arc<Vec<ToolDef>>>,
+    last_list: Option<*const Vec<ToolDef>>,
+}
+
+/// A session's own tool list (kept, so that its address is not reused), compiled, and the file
+/// of the first session that carried it.
+type OwnCatalog = (Arc<Vec<ToolDef>>, CompiledCatalog, String);
+
+/// What [`Stream::finish`] gives.
+struct Streamed {
+    rows: CheckRows,
+    outcomes: Option<Vec<TurnOutcome>>,
+    drift: Vec<crate::drift::DriftItem>,
+    tool_lists: Vec<Arc<Vec<ToolDef>>>,
+}
+
+impl<'g> Stream<'g> {
+    fn new(
+        gathered: &'g Gathered<'_>,
+        labels: Vec<Label>,
+        options: &Options,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Self {
+        let budget = Budget::default();
+        let has_catalog = !gathered.catalog_files.is_empty();
+        let file_source = gathered.catalog_files.join(", ");
+        let file_catalog = has_catalog.then(|| {
+            CompiledCatalog::compile(&gathered.catalog_tools, &file_source, diagnostics, &budget)
+        });
+        let mut labels_by_session: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+        for (index, label) in labels.iter().enumerate() {
+            labels_by_session
+                .entry(label.session_id.clone())
+                .or_default()
+                .push(index);
+        }
+        Stream {
+            options: *options,
+            rules: &gathered.rules,
+            catalog: has_catalog.then_some(gathered.catalog_tools.as_slice()),
+            file_catalog,
+            file_source,
+            own_catalogs: HashMap::new(),
+            budget,
+            ids: UniqueIds::default(),
+            labels: labels.into_iter().map(Some).collect(),
+            labels_by_session,
+            outcomes: Vec::new(),
+            label_diagnostics: Vec::new(),
+            rows: CheckRows::default(),
+            drift: has_catalog.then(|| DriftCounter::new(&gathered.catalog_tools)),
+            tool_lists: Vec::new(),
+            last_list: None,
+        }
+    }
+
+    fn add(&mut self, mut session: Session, diagnostics: &mut Vec<Diagnostic>) {
+        self.ids.make_unique(&mut session, diagnostics);
+        let (found, is_without_catalog) = match (&self.file_catalog, &session.tools) {
+            (Some(catalog), _) => (check_session(&session, Some(catalog), self.rules), false),
+            (None, None) => (check_session(&session, None, self.rules), true),
+            (None, Some(tools)) => {
+                let budget = &self.budget;
+                let (_, catalog, _) =
+                    self.own_catalogs
+                        .entry(Arc::as_ptr(tools))
+                        .or_insert_with(|| {
+                            let source = session.origin.file.clone();
+                            let catalog =
+                                CompiledCatalog::compile(tools, &source, diagnostics, budget);
+                            (Arc::clone(tools), catalog, source)
+                        });
+                (check_session(&session, Some(catalog), self.rules), false)
+            }
+        };
+        if let Some(tools) = &session.tools {
+            let pointer = Arc::as_ptr(tools);
+            if self.last_list != Some(pointer) {
+                self.last_list = Some(pointer);
+                if !self.tool_lists.iter().any(|seen| Arc::ptr_eq(seen, tools)) {
+                    self.tool_lists.push(Arc::clone(tools));
+                }
+            }
+        }
+        if let Some(drift) = &mut self.drift {
+            drift.add(&session);
+        }
+        self.score(&session);
+        self.rows.add(&session, found, is_without_catalog);
+    }
+
+    /// Scores the session's labelled turns, as the whole-input path does for all sessions.
+    fn score(&mut self, session: &Session) {
+        let Some(indices) = self.labels_by_session.remove(&session.session_id) else {
+            return;
+        };
+        let turns = turn_count(session);
+        // Per turn: the label index that first labelled it, and the one used (the last).
+        let mut chosen: Vec<(usize, usize, usize)> = Vec::new();
+        let mut slot: FxHashMap<usize, usize> = FxHashMap::default();
+        for &index in &indices {
+            let Some(label) = &self.labels[index] else {
+                continue;
+            };
+            if label.turn >= turns {
+                self.label_diagnostics.push((
+                    index,
+                    Diagnostic::error(
+                        &label.origin.file,
+                        Some(label.origin.line),
+                        format!(
+                            "label for turn {} of session {:?}, which has {turns} turn{} (turns count from 0); not scored",
+                            label.turn,
+                            label.session_id,
+                            if turns == 1 { "" } else { "s" }
+                        ),
+                    ),
+                ));
+                continue;
+            }
+            match slot.entry(label.turn) {
+                Entry::Occupied(entry) => {
+                    let used = &mut chosen[*entry.get()].2;
+                    let earlier = self.labels[*used].as_ref().expect("not yet scored");
+                    self.label_diagnostics.push((
+                        index,
+                        Diagnostic::warning(
+                            &label.origin.file,
+                            Some(label.origin.line),
+                            format!(
+                                "a second label for turn {} of session {:?} (first at {}:{}); this one is used",
+                                label.turn, label.session_id, earlier.origin.file, earlier.origin.line
+                            ),
+                        ),
+                    ));
+                    *used = index;
+                }
+                Entry::Vacant(entry) => {
+                    entry.insert(chosen.len());
+                    chosen.push((label.turn, index, index));
+                }
+            }
+        }
+        if !chosen.is_empty() {
+            let session_turns = turns_of(session);
+            let tools = self.catalog.or(session.tools.as_deref().map(Vec::as_slice));
+            for &(turn, first, used) in &chosen {
+                let label = self.labels[used].as_ref().expect("not yet scored");
+                let outcome = score_turn(
+                    label,
+                    &session_turns[turn],
+                    session.agent_id.as_deref(),
+                    self.options.args_mode,
+                    tools,
+                );
+                self.outcomes.push((first, outcome));
+            }
+        }
+        for index in indices {
+            self.labels[index] = None;
+        }
+    }
+
+    fn finish(mut self, diagnostics: &mut Vec<Diagnostic>) -> Streamed {
+        let has_labels = !self.labels.is_empty();
+        // Labels whose session never came.
+        for indices in self.labels_by_session.values() {
+            for &index in indices {
+                let label = self.labels[index].as_ref().expect("never scored");
+                self.label_diagnostics.push((
+                    index,
+                    Diagnostic::error(
+                        &label.origin.file,
+                        Some(label.origin.line),
+                        format!(
+                            "label for session {:?}, which is not in the traces; not scored",
+                            label.session_id
+                        ),
+                    ),
+                ));
+            }
+        }
+        self.label_diagnostics.sort_by_key(|(index, _)| *index);
+        diagnostics.extend(self.label_diagnostics.into_iter().map(|(_, d)| d));
+        let catalogs = self
+            .file_catalog
+            .iter()
+            .map(|catalog| (catalog, self.file_source.as_str()))
+            .chain(
+                self.own_catalogs
+                    .values()
+                    .map(|(_, catalog, source)| (catalog, source.as_str())),
+            );
+        for (catalog, source) in catalogs {
+            let skipped = catalog.suggestions_skipped();
+            if skipped > 0 {
+                diagnostics.push(Diagnostic::warning(
+                    source,
+                    None,
+                    format!(
+                        "{skipped} unknown tool names got no \"did you mean\": comparing names with \
+                         the catalog's reached its bound ({BUDGET_CELLS} characters compared)"
+                    ),
+                ));
+            }
+        }
+        self.outcomes.sort_by_key(|(first, _)| *first);
+        Streamed {
+            rows: self.rows,
+            outcomes: has_labels.then(|| self.outcomes.into_iter().map(|(_, o)| o).collect()),
+            drift: self.drift.map(DriftCounter::finish).unwrap_or_default(),
+            tool_lists: self.tool_lists,
+        }
+    }
+}
