@@ -33,7 +33,12 @@ def from_time(out: str, target: str, names: list[str]) -> None:
     results = []
     for i, name in enumerate(names):
         with open(os.path.join(out, f"time-{i}.txt"), encoding="utf-8") as file:
-            rows = [[float(x) for x in line.split()[-3:]] for line in file if line.strip()]
+            # /usr/bin/time adds "Command exited with non-zero status 1" (toolscope found problems).
+            rows = [
+                [float(x) for x in line.split()[-3:]]
+                for line in file
+                if line.strip() and not line.startswith("Command")
+            ]
         times = [row[0] for row in rows]
         results.append({
             "command": name,
