@@ -23,8 +23,8 @@ use crate::diagnostic::Diagnostic;
 use crate::drift::DriftCounter;
 use crate::formats::{detect_format, native, TraceFormat};
 use crate::input::{InputFile, Options, Role};
-use crate::inputs::labels::Label;
-use crate::json::{decode_text, split_records};
+use crate::inputs::labels::{read_label_record, Label, LabelRecord};
+use crate::json::{decode_text, split_records, Record};
 use crate::metrics::outcome::{score_turn, TurnOutcome};
 use crate::metrics::selection::{summarize, Selection};
 use crate::model::{turn_count, turns_of, Session, ToolDef};
@@ -42,21 +42,46 @@ pub(crate) fn stream_report(inputs: &[InputFile<'_>], options: &Options) -> Opti
     let mut summaries: Vec<Option<InputSummary>> = vec![None; ordered.len()];
     // Everything but the traces first: the labels must be known before their sessions arrive.
     let mut gathered = Gathered::default();
+    let mut label_texts = Vec::new();
     for (slot, input) in ordered.iter().enumerate() {
         if input.role == Role::Traces {
             continue;
         }
         let mut summary = InputSummary::of(input);
         if !refuse_too_large(input, &mut diagnostics) {
-            gathered.read(input, &mut summary, &mut diagnostics);
+            if input.role == Role::Labels {
+                let text = decode_text(input.name, input.bytes, &mut diagnostics);
+                label_texts.push((slot, input.name, text));
+            } else {
+                gathered.read(input, &mut summary, &mut diagnostics);
+            }
         }
         summaries[slot] = Some(summary);
     }
-    if !gathered.tasks.is_empty() {
-        return None;
+    // Labels: read once here for their diagnostics and counts, then kept as their records only
+    // (a label's arguments are a `Value` each); each is read again when its session arrives.
+    let mut labels = Vec::new();
+    for (slot, file, text) in &label_texts {
+        let split = split_records(file, text, &mut diagnostics);
+        let (mut turns, mut tasks) = (0, 0);
+        for record in split.records {
+            match read_label_record(file, &record, &mut diagnostics) {
+                Some(LabelRecord::Turn(label)) => {
+                    turns += 1;
+                    labels.push((label.session_id, LazyLabel { file, record }));
+                }
+                Some(LabelRecord::Task(_)) => tasks += 1,
+                None => {}
+            }
+        }
+        if tasks > 0 {
+            return None;
+        }
+        if let Some(summary) = &mut summaries[*slot] {
+            summary.count("labels", turns);
+        }
     }
     let has_catalog_files = !gathered.catalog_files.is_empty();
-    let labels = std::mem::take(&mut gathered.labels);
     let mut stream = Stream::new(&gathered, labels, options, &mut diagnostics);
     for (slot, input) in ordered.iter().enumerate() {
         if input.role != Role::Traces {
@@ -173,8 +198,24 @@ fn is_streamable(ordered: &[&InputFile<'_>], options: &Options) -> bool {
         })
 }
 
+/// A turn label not read yet: where its record is.
+struct LazyLabel<'t> {
+    file: &'t str,
+    record: Record<'t>,
+}
+
+impl LazyLabel<'_> {
+    /// The label, read again (its diagnostics were given the first time).
+    fn read(&self) -> Label {
+        match read_label_record(self.file, &self.record, &mut Vec::new()) {
+            Some(LabelRecord::Turn(label)) => label,
+            _ => unreachable!("the record read as a turn label before"),
+        }
+    }
+}
+
 /// What the report needs, gathered one session at a time.
-struct Stream<'g> {
+struct Stream<'g, 't> {
     options: Options,
     rules: &'g crate::inputs::rules::Rules,
     /// The catalog files' tools, when any were given.
@@ -185,7 +226,7 @@ struct Stream<'g> {
     own_catalogs: HashMap<*const Vec<ToolDef>, OwnCatalog>,
     budget: Budget,
     ids: UniqueIds,
-    labels: Vec<Option<Label>>,
+    labels: Vec<LazyLabel<'t>>,
     /// Label indices by the session they name, in label order; removed when it is scored.
     labels_by_session: FxHashMap<String, Vec<usize>>,
     /// Each outcome with the label index that first labelled its turn (the report's order).
@@ -211,10 +252,10 @@ struct Streamed {
     tool_lists: Vec<Arc<Vec<ToolDef>>>,
 }
 
-impl<'g> Stream<'g> {
+impl<'g, 't> Stream<'g, 't> {
     fn new(
         gathered: &'g Gathered<'_>,
-        labels: Vec<Label>,
+        labels: Vec<(String, LazyLabel<'t>)>,
         options: &Options,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Self {
@@ -225,12 +266,14 @@ impl<'g> Stream<'g> {
             CompiledCatalog::compile(&gathered.catalog_tools, &file_source, diagnostics, &budget)
         });
         let mut labels_by_session: FxHashMap<String, Vec<usize>> = FxHashMap::default();
-        for (index, label) in labels.iter().enumerate() {
-            labels_by_session
-                .entry(label.session_id.clone())
-                .or_default()
-                .push(index);
-        }
+        let labels = labels
+            .into_iter()
+            .enumerate()
+            .map(|(index, (session_id, label))| {
+                labels_by_session.entry(session_id).or_default().push(index);
+                label
+            })
+            .collect();
         Stream {
             options: *options,
             rules: &gathered.rules,
@@ -240,7 +283,7 @@ impl<'g> Stream<'g> {
             own_catalogs: HashMap::new(),
             budget,
             ids: UniqueIds::default(),
-            labels: labels.into_iter().map(Some).collect(),
+            labels,
             labels_by_session,
             outcomes: Vec::new(),
             label_diagnostics: Vec::new(),
@@ -292,13 +335,15 @@ impl<'g> Stream<'g> {
             return;
         };
         let turns = turn_count(session);
-        // Per turn: the label index that first labelled it, and the one used (the last).
+        let read: Vec<Label> = indices
+            .iter()
+            .map(|&index| self.labels[index].read())
+            .collect();
+        // Per turn: the label index that first labelled it, and the position (in `read`) of the
+        // one used (the last).
         let mut chosen: Vec<(usize, usize, usize)> = Vec::new();
         let mut slot: FxHashMap<usize, usize> = FxHashMap::default();
-        for &index in &indices {
-            let Some(label) = &self.labels[index] else {
-                continue;
-            };
+        for (position, (&index, label)) in indices.iter().zip(&read).enumerate() {
             if label.turn >= turns {
                 self.label_diagnostics.push((
                     index,
@@ -318,7 +363,7 @@ impl<'g> Stream<'g> {
             match slot.entry(label.turn) {
                 Entry::Occupied(entry) => {
                     let used = &mut chosen[*entry.get()].2;
-                    let earlier = self.labels[*used].as_ref().expect("not yet scored");
+                    let earlier = &read[*used];
                     self.label_diagnostics.push((
                         index,
                         Diagnostic::warning(
@@ -330,11 +375,11 @@ impl<'g> Stream<'g> {
                             ),
                         ),
                     ));
-                    *used = index;
+                    *used = position;
                 }
                 Entry::Vacant(entry) => {
                     entry.insert(chosen.len());
-                    chosen.push((label.turn, index, index));
+                    chosen.push((label.turn, index, position));
                 }
             }
         }
@@ -342,9 +387,8 @@ impl<'g> Stream<'g> {
             let session_turns = turns_of(session);
             let tools = self.catalog.or(session.tools.as_deref().map(Vec::as_slice));
             for &(turn, first, used) in &chosen {
-                let label = self.labels[used].as_ref().expect("not yet scored");
                 let outcome = score_turn(
-                    label,
+                    &read[used],
                     &session_turns[turn],
                     session.agent_id.as_deref(),
                     self.options.args_mode,
@@ -353,25 +397,21 @@ impl<'g> Stream<'g> {
                 self.outcomes.push((first, outcome));
             }
         }
-        for index in indices {
-            self.labels[index] = None;
-        }
     }
 
     fn finish(mut self, diagnostics: &mut Vec<Diagnostic>) -> Streamed {
         let has_labels = !self.labels.is_empty();
         // Labels whose session never came.
-        for indices in self.labels_by_session.values() {
+        for (session_id, indices) in &self.labels_by_session {
             for &index in indices {
-                let label = self.labels[index].as_ref().expect("never scored");
+                let label = &self.labels[index];
                 self.label_diagnostics.push((
                     index,
                     Diagnostic::error(
-                        &label.origin.file,
-                        Some(label.origin.line),
+                        label.file,
+                        Some(label.record.line),
                         format!(
-                            "label for session {:?}, which is not in the traces; not scored",
-                            label.session_id
+                            "label for session {session_id:?}, which is not in the traces; not scored"
                         ),
                     ),
                 ));

@@ -93,6 +93,8 @@ fn label_and_id_edge_cases_give_the_same_report_streamed() {
         r#"{"session_id": "7", "expected_tool": "none"}"#,
         "\n",
         "[1, 2]\n",
+        r#"{"session_id": "s1#2", "turn": 0, "expected_tool": "f", "expected_args": {"q": NaN}}"#,
+        "\n",
     );
     let rules = br#"{"g": ["f"]}"#;
     let inputs = [
@@ -113,4 +115,17 @@ fn label_and_id_edge_cases_give_the_same_report_streamed() {
     assert_same(&inputs, &forced);
     let empty = [InputFile::new("e.jsonl", b"  \n", Role::Traces)];
     assert_same(&empty, &forced);
+    // The repaired NaN is warned about once, however often the label is read.
+    let (streamed, _) = both(&inputs, &Options::default());
+    assert_eq!(streamed.matches("NaN").count(), 1, "{streamed}");
+    // A task label needs the sessions kept: the same report all the same.
+    let with_task = format!(
+        "{labels}{}\n",
+        r#"{"session_id": "s1", "expected_actions": [{"name": "f"}]}"#
+    );
+    let inputs = [
+        InputFile::new("s.jsonl", sessions.as_bytes(), Role::Traces),
+        InputFile::new("labels.jsonl", with_task.as_bytes(), Role::Labels),
+    ];
+    assert_same(&inputs, &Options::default());
 }

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 
 use super::task_labels::{is_task_label, task_label_from_value, TaskLabel};
 use crate::diagnostic::Diagnostic;
-use crate::json::{decode_text, parse_record, parse_value, split_records};
+use crate::json::{decode_text, parse_record, parse_value, split_records, Record};
 use crate::model::{Origin, NO_TOOL};
 
 /// The tool a turn should have called first: one, or any of a set of acceptable ones.
@@ -165,40 +165,57 @@ pub fn read_labels_file(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnost
     let split = split_records(file, &text, diagnostics);
     let mut set = LabelSet::default();
     for record in &split.records {
-        let origin = Origin {
-            file: file.to_string(),
-            line: record.line,
-        };
-        // The common case straight from the text into the label's fields; anything else (a
-        // task label, a field of the wrong type, a record to repair) through a `Value`, as the
-        // messages describe it.
-        let mut warnings = Vec::new();
-        if let Ok(raw) = parse_record::<RawLabel>(file, record, &mut warnings) {
-            if raw.expected_actions.is_none() && raw.evaluation_criteria.is_none() {
-                diagnostics.append(&mut warnings);
-                match label_from_raw(raw, origin) {
-                    Ok(label) => set.turns.push(label),
-                    Err(message) => {
-                        diagnostics.push(Diagnostic::error(file, Some(record.line), message))
-                    }
-                }
-                continue;
-            }
-        }
-        let Some(value) = parse_value(file, record, diagnostics) else {
-            continue;
-        };
-        let line = record.line;
-        let read = if is_task_label(&value) {
-            task_label_from_value(&value, origin).map(|task| set.tasks.push(task))
-        } else {
-            label_from_value(value, origin).map(|label| set.turns.push(label))
-        };
-        if let Err(message) = read {
-            diagnostics.push(Diagnostic::error(file, Some(line), message));
+        match read_label_record(file, record, diagnostics) {
+            Some(LabelRecord::Turn(label)) => set.turns.push(label),
+            Some(LabelRecord::Task(task)) => set.tasks.push(task),
+            None => {}
         }
     }
     set
+}
+
+/// One record of a labels file, read.
+pub(crate) enum LabelRecord {
+    /// A turn label.
+    Turn(Label),
+    /// A task label.
+    Task(TaskLabel),
+}
+
+/// Reads one record of a labels file; None (and a diagnostic) when it is neither kind of label.
+pub(crate) fn read_label_record(
+    file: &str,
+    record: &Record<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<LabelRecord> {
+    let origin = Origin {
+        file: file.to_string(),
+        line: record.line,
+    };
+    // The common case straight from the text into the label's fields; anything else (a task
+    // label, a field of the wrong type, a record to repair) through a `Value`, as the messages
+    // describe it.
+    let mut warnings = Vec::new();
+    if let Ok(raw) = parse_record::<RawLabel>(file, record, &mut warnings) {
+        if raw.expected_actions.is_none() && raw.evaluation_criteria.is_none() {
+            diagnostics.append(&mut warnings);
+            return match label_from_raw(raw, origin) {
+                Ok(label) => Some(LabelRecord::Turn(label)),
+                Err(message) => {
+                    diagnostics.push(Diagnostic::error(file, Some(record.line), message));
+                    None
+                }
+            };
+        }
+    }
+    let value = parse_value(file, record, diagnostics)?;
+    let read = if is_task_label(&value) {
+        task_label_from_value(&value, origin).map(LabelRecord::Task)
+    } else {
+        label_from_value(value, origin).map(LabelRecord::Turn)
+    };
+    read.map_err(|message| diagnostics.push(Diagnostic::error(file, Some(record.line), message)))
+        .ok()
 }
 
 /// Reads one label record.
