@@ -67,21 +67,26 @@ fn metric<'a>(diff: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {name}"))
 }
 
-#[test]
-fn a_significant_drop_exits_1_and_lists_the_turns_that_got_worse() {
-    let dir = setup(12, "search_docs");
-    let output = toolscope()
-        .current_dir(dir.path())
+/// `toolscope diff --json --labels labels.jsonl BASE current.jsonl` in `dir`.
+fn diff_json(dir: &Path, base: &str) -> std::process::Output {
+    toolscope()
+        .current_dir(dir)
         .args([
             "diff",
             "--json",
             "--labels",
             "labels.jsonl",
-            "base.json",
+            base,
             "current.jsonl",
         ])
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn a_significant_drop_exits_1_and_lists_the_turns_that_got_worse() {
+    let dir = setup(12, "search_docs");
+    let output = diff_json(dir.path(), "base.json");
     assert_eq!(
         output.status.code(),
         Some(1),
@@ -297,18 +302,7 @@ fn a_summary_report_stays_small_and_a_summary_baseline_is_compared_from_its_tota
     );
     write_labels(dir.path(), 40);
 
-    let output = toolscope()
-        .current_dir(dir.path())
-        .args([
-            "diff",
-            "--json",
-            "--labels",
-            "labels.jsonl",
-            "base-summary.json",
-            "current.jsonl",
-        ])
-        .output()
-        .unwrap();
+    let output = diff_json(dir.path(), "base-summary.json");
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let diff: Value = serde_json::from_slice(&output.stdout).unwrap();
     let accuracy = metric(&diff, "selection.tool_accuracy");

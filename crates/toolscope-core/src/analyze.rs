@@ -18,7 +18,7 @@ use crate::drift;
 use crate::formats::read_traces_reporting;
 use crate::formats::TraceFormat;
 use crate::input::{InputFile, Options, Role};
-use crate::inputs::labels::Label;
+use crate::inputs::labels::{second_label, session_not_in_traces, turn_out_of_range, Label};
 use crate::inputs::rules::Rules;
 use crate::judge::in_report::{judge_report, warn_about_unknown_calls};
 use crate::judge::verdict_file::HumanVerdict;
@@ -324,6 +324,16 @@ fn run_checks(
                 .values()
                 .map(|(catalog, source)| (catalog, *source)),
         );
+    warn_about_skipped_suggestions(catalogs, diagnostics);
+    findings
+}
+
+/// Says, per catalog, how many unknown tool names got no "did you mean" because comparing names
+/// reached its bound.
+pub(crate) fn warn_about_skipped_suggestions<'c>(
+    catalogs: impl Iterator<Item = (&'c CompiledCatalog, &'c str)>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     for (catalog, source) in catalogs {
         let skipped = catalog.suggestions_skipped();
         if skipped > 0 {
@@ -337,7 +347,6 @@ fn run_checks(
             ));
         }
     }
-    findings
 }
 
 /// Scores every labelled turn; labels that match no session or turn become diagnostics.
@@ -362,41 +371,22 @@ fn score_labels(
     let mut slot: FxHashMap<(usize, usize), usize> = FxHashMap::default();
     for (label_index, label) in labels.iter().enumerate() {
         let Some(&session_index) = by_id.get(label.session_id.as_str()) else {
-            diagnostics.push(Diagnostic::error(
+            diagnostics.push(session_not_in_traces(
                 &label.origin.file,
-                Some(label.origin.line),
-                format!(
-                    "label for session {:?}, which is not in the traces; not scored",
-                    label.session_id
-                ),
+                label.origin.line,
+                &label.session_id,
             ));
             continue;
         };
         let turns = turn_count(&sessions[session_index]);
         if label.turn >= turns {
-            diagnostics.push(Diagnostic::error(
-                &label.origin.file,
-                Some(label.origin.line),
-                format!(
-                    "label for turn {} of session {:?}, which has {turns} turn{} (turns count from 0); not scored",
-                    label.turn,
-                    label.session_id,
-                    if turns == 1 { "" } else { "s" }
-                ),
-            ));
+            diagnostics.push(turn_out_of_range(label, turns));
             continue;
         }
         match slot.entry((session_index, label.turn)) {
             Entry::Occupied(entry) => {
                 let earlier = &labels[chosen[*entry.get()].1];
-                diagnostics.push(Diagnostic::warning(
-                    &label.origin.file,
-                    Some(label.origin.line),
-                    format!(
-                        "a second label for turn {} of session {:?} (first at {}:{}); this one is used",
-                        label.turn, label.session_id, earlier.origin.file, earlier.origin.line
-                    ),
-                ));
+                diagnostics.push(second_label(label, earlier));
                 chosen[*entry.get()].1 = label_index;
             }
             Entry::Vacant(entry) => {

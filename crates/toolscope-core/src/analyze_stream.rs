@@ -14,16 +14,18 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::analyze::{role_rank, sort_diagnostics, UniqueIds};
+use crate::analyze::{role_rank, sort_diagnostics, warn_about_skipped_suggestions, UniqueIds};
 use crate::analyze_inputs::{refuse_too_large, Gathered};
 use crate::checks::catalog::CompiledCatalog;
 use crate::checks::check_session;
-use crate::checks::suggest::{Budget, BUDGET_CELLS};
+use crate::checks::suggest::Budget;
 use crate::diagnostic::Diagnostic;
 use crate::drift::DriftCounter;
-use crate::formats::{detect_format, native, TraceFormat};
+use crate::formats::{detect_format, native, no_sessions, TraceFormat};
 use crate::input::{InputFile, Options, Role};
-use crate::inputs::labels::{read_label_record, Label, LabelRecord};
+use crate::inputs::labels::{
+    read_label_record, second_label, session_not_in_traces, turn_out_of_range, Label, LabelRecord,
+};
 use crate::json::{decode_text, split_records, Record};
 use crate::metrics::outcome::{score_turn, TurnOutcome};
 use crate::metrics::selection::{summarize, Selection};
@@ -93,17 +95,8 @@ pub(crate) fn stream_report(inputs: &[InputFile<'_>], options: &Options) -> Opti
             let text = decode_text(input.name, input.bytes, &mut diagnostics);
             let split = split_records(input.name, &text, &mut diagnostics);
             if split.records.is_empty() && diagnostics.len() == before {
-                // As formats::read_traces_reporting says it (only a chosen format gets here).
-                let what = if text.trim().is_empty() {
-                    "is empty"
-                } else {
-                    "holds no records (an empty array)"
-                };
-                diagnostics.push(Diagnostic::warning(
-                    input.name,
-                    None,
-                    format!("the file {what}: no sessions to read"),
-                ));
+                // Only a chosen format gets here.
+                diagnostics.push(no_sessions(input.name, &text));
                 summaries[slot] = Some(summary);
                 continue;
             }
@@ -345,36 +338,15 @@ impl<'g, 't> Stream<'g, 't> {
         let mut slot: FxHashMap<usize, usize> = FxHashMap::default();
         for (position, (&index, label)) in indices.iter().zip(&read).enumerate() {
             if label.turn >= turns {
-                self.label_diagnostics.push((
-                    index,
-                    Diagnostic::error(
-                        &label.origin.file,
-                        Some(label.origin.line),
-                        format!(
-                            "label for turn {} of session {:?}, which has {turns} turn{} (turns count from 0); not scored",
-                            label.turn,
-                            label.session_id,
-                            if turns == 1 { "" } else { "s" }
-                        ),
-                    ),
-                ));
+                self.label_diagnostics
+                    .push((index, turn_out_of_range(label, turns)));
                 continue;
             }
             match slot.entry(label.turn) {
                 Entry::Occupied(entry) => {
                     let used = &mut chosen[*entry.get()].2;
-                    let earlier = &read[*used];
-                    self.label_diagnostics.push((
-                        index,
-                        Diagnostic::warning(
-                            &label.origin.file,
-                            Some(label.origin.line),
-                            format!(
-                                "a second label for turn {} of session {:?} (first at {}:{}); this one is used",
-                                label.turn, label.session_id, earlier.origin.file, earlier.origin.line
-                            ),
-                        ),
-                    ));
+                    self.label_diagnostics
+                        .push((index, second_label(label, &read[*used])));
                     *used = position;
                 }
                 Entry::Vacant(entry) => {
@@ -407,13 +379,7 @@ impl<'g, 't> Stream<'g, 't> {
                 let label = &self.labels[index];
                 self.label_diagnostics.push((
                     index,
-                    Diagnostic::error(
-                        label.file,
-                        Some(label.record.line),
-                        format!(
-                            "label for session {session_id:?}, which is not in the traces; not scored"
-                        ),
-                    ),
+                    session_not_in_traces(label.file, label.record.line, session_id),
                 ));
             }
         }
@@ -428,19 +394,7 @@ impl<'g, 't> Stream<'g, 't> {
                     .values()
                     .map(|(_, catalog, source)| (catalog, source.as_str())),
             );
-        for (catalog, source) in catalogs {
-            let skipped = catalog.suggestions_skipped();
-            if skipped > 0 {
-                diagnostics.push(Diagnostic::warning(
-                    source,
-                    None,
-                    format!(
-                        "{skipped} unknown tool names got no \"did you mean\": comparing names with \
-                         the catalog's reached its bound ({BUDGET_CELLS} characters compared)"
-                    ),
-                ));
-            }
-        }
+        warn_about_skipped_suggestions(catalogs, diagnostics);
         self.outcomes.sort_by_key(|(first, _)| *first);
         Streamed {
             rows: self.rows,

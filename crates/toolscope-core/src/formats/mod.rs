@@ -159,6 +159,17 @@ pub struct TraceRead {
     pub tasks: Vec<TaskLabel>,
 }
 
+/// The warning for a trace file with no records, so that an empty export is not mistaken for an
+/// agent that made no calls.
+pub(crate) fn no_sessions(file: &str, text: &str) -> Diagnostic {
+    let what = if text.trim().is_empty() {
+        "is empty"
+    } else {
+        "holds no records (an empty array)"
+    };
+    Diagnostic::warning(file, None, format!("the file {what}: no sessions to read"))
+}
+
 /// Reads a trace file in whatever supported format it is.
 pub fn read_traces(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) -> TraceRead {
     read_traces_as(file, bytes, None, diagnostics)
@@ -206,17 +217,7 @@ pub fn read_traces_reporting(
     let text = decode_text(file, bytes, diagnostics);
     let split = split_records(file, &text, diagnostics);
     if split.records.is_empty() && diagnostics.len() == before {
-        // Said, so that an empty export is not mistaken for an agent that made no calls.
-        let what = if text.trim().is_empty() {
-            "is empty"
-        } else {
-            "holds no records (an empty array)"
-        };
-        diagnostics.push(Diagnostic::warning(
-            file,
-            None,
-            format!("the file {what}: no sessions to read"),
-        ));
+        diagnostics.push(no_sessions(file, &text));
         return TraceRead::default();
     }
     let detected = match format {

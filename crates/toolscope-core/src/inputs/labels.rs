@@ -174,6 +174,41 @@ pub fn read_labels_file(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnost
     set
 }
 
+/// The error for a label of a turn its session does not have.
+pub(crate) fn turn_out_of_range(label: &Label, turns: usize) -> Diagnostic {
+    Diagnostic::error(
+        &label.origin.file,
+        Some(label.origin.line),
+        format!(
+            "label for turn {} of session {:?}, which has {turns} turn{} (turns count from 0); not scored",
+            label.turn,
+            label.session_id,
+            if turns == 1 { "" } else { "s" }
+        ),
+    )
+}
+
+/// The warning for a second label of a turn (`earlier` is the one it replaces).
+pub(crate) fn second_label(label: &Label, earlier: &Label) -> Diagnostic {
+    Diagnostic::warning(
+        &label.origin.file,
+        Some(label.origin.line),
+        format!(
+            "a second label for turn {} of session {:?} (first at {}:{}); this one is used",
+            label.turn, label.session_id, earlier.origin.file, earlier.origin.line
+        ),
+    )
+}
+
+/// The error for a label of a session the traces do not have.
+pub(crate) fn session_not_in_traces(file: &str, line: usize, session_id: &str) -> Diagnostic {
+    Diagnostic::error(
+        file,
+        Some(line),
+        format!("label for session {session_id:?}, which is not in the traces; not scored"),
+    )
+}
+
 /// One record of a labels file, read.
 pub(crate) enum LabelRecord {
     /// A turn label.
