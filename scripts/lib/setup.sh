@@ -20,6 +20,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # (read from there); Trunk 0.22 needs a newer rustc than stable 1.95, and without --locked 0.21
 # resolves an incompatible lightningcss.
 TRUNK_VERSION="0.21.14"
+# Binaryen's wasm-opt for the release site, from the npm registry (compiled to JS and wasm, so it
+# runs under node on any OS). Must equal Trunk.toml's [tools] wasm_opt = "version_N".
+BINARYEN_VERSION="132.0.0"
 WASM_TARGET="wasm32-unknown-unknown"
 # rustup hangs rather than fails when its servers are unreachable.
 RUSTUP_TIMEOUT="${TOOLSCOPE_RUSTUP_TIMEOUT:-60}"
@@ -29,6 +32,8 @@ DEBIAN_WASM_LINKER="wasm-ld-19"
 
 # "rustup" or "debian", chosen by ensure_wasm_toolchain.
 WASM_TOOLCHAIN=""
+# The directory holding binaryen's wasm-opt, set by ensure_wasm_opt.
+WASM_OPT_DIR=""
 # Where every wasm build puts its artifacts.
 WASM_TARGET_DIR="$ROOT/target/wasm"
 
@@ -253,6 +258,44 @@ ensure_trunk() {
     cargo_install_exact trunk trunk "$TRUNK_VERSION" --locked
     # Trunk.toml's post-build hook (scripts/csp-hashes) runs on Python's standard library.
     command -v python3 >/dev/null 2>&1 || apt_install python3
+}
+
+# Binaryen's wasm-opt for `trunk build --release` (scripts/build-site), installed with npm into
+# .tools/binaryen and put first on PATH by wasm_opt_env only. Trunk (offline) runs the first
+# `wasm-opt` on PATH and refuses it unless `wasm-opt --version` names Trunk.toml's version, so
+# Debian's wasm-opt 108 (whose output breaks wasm-bindgen's reference types) is never used.
+# Debug builds (scripts/test, scripts/serve) do not run wasm-opt and do not need it.
+ensure_wasm_opt() {
+    local major="${BINARYEN_VERSION%%.*}" trunk_pin
+    trunk_pin=$(sed -n 's/^wasm_opt *= *"\(.*\)".*/\1/p' "$ROOT/Trunk.toml" | head -n1)
+    [ "$trunk_pin" = "version_$major" ] ||
+        die "Trunk.toml [tools] wasm_opt = \"$trunk_pin\" differs from binaryen $BINARYEN_VERSION"
+    if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+        apt_install nodejs npm
+    fi
+    local prefix="$ROOT/.tools/binaryen"
+    local bin="$prefix/node_modules/binaryen/bin/wasm-opt"
+    if [ ! -x "$bin" ] || [ "$("$bin" --version 2>/dev/null | awk '{print $3}')" != "$major" ]; then
+        local started
+        started=$(now)
+        say "npm install binaryen@$BINARYEN_VERSION into .tools/binaryen ..."
+        mkdir -p "$prefix"
+        npm install --prefix "$prefix" --no-save --no-audit --no-fund --loglevel=error \
+            "binaryen@$BINARYEN_VERSION" >/dev/null || die "npm install binaryen@$BINARYEN_VERSION failed"
+        [ -x "$bin" ] || die "binaryen@$BINARYEN_VERSION has no bin/wasm-opt"
+        say "binaryen installed in $(($(now) - started))s"
+    fi
+    # A directory holding only wasm-opt, so that nothing else of binaryen's shadows other tools.
+    mkdir -p "$prefix/path"
+    ln -sf "$bin" "$prefix/path/wasm-opt"
+    WASM_OPT_DIR="$prefix/path"
+    say "wasm-opt $("$bin" --version | awk '{print $3}') (binaryen from npm) ... ok"
+}
+
+# Run a command with ensure_wasm_opt's wasm-opt first on PATH.
+wasm_opt_env() {
+    [ -n "${WASM_OPT_DIR:-}" ] || die "wasm_opt_env before ensure_wasm_opt"
+    PATH="$WASM_OPT_DIR:$PATH" "$@"
 }
 
 # Chromium for the page tests. Never let a test tool download its own browser.
