@@ -67,7 +67,12 @@ test('comparing two agents gives each its own numbers, unpaired, with a verdict'
   assert.deepEqual(errors, []);
 });
 
-test('a baseline report dropped beside the traces is compared as toolscope diff compares them', async () => {
+/**
+ * The demo as a baseline report (the summary report with `summary`) and a current run where every
+ * third session calls search_docs for lookup_order, loaded in a page with the Compare tab open;
+ * with what `toolscope diff --json` says of the same two.
+ */
+async function baselineAndRun(summary) {
   const { mkdtempSync, readFileSync, writeFileSync, copyFileSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
@@ -75,8 +80,8 @@ test('a baseline report dropped beside the traces is compared as toolscope diff 
   const dir = mkdtempSync(join(tmpdir(), 'toolscope-compare-'));
   for (const name of ['tools.json', 'rules.json', 'labels.jsonl', 'sessions.jsonl']) copyFileSync(join(DEMO, name), join(dir, name));
   const inputs = ['--tools', 'tools.json', '--rules', 'rules.json', '--labels', 'labels.jsonl'];
-  writeFileSync(join(dir, 'base.json'), cli(['report', '--json', ...inputs, 'sessions.jsonl'], dir));
-  // The current run: every third session calls search_docs where it called lookup_order.
+  const detail = summary ? ['--summary'] : [];
+  writeFileSync(join(dir, 'base.json'), cli(['report', '--json', ...detail, ...inputs, 'sessions.jsonl'], dir));
   const lines = readFileSync(join(dir, 'sessions.jsonl'), 'utf8').split('\n');
   writeFileSync(join(dir, 'current.jsonl'), lines
     .map((line, index) => (index % 3 === 0 ? line.replaceAll('"lookup_order"', '"search_docs"') : line)).join('\n'));
@@ -90,9 +95,17 @@ test('a baseline report dropped beside the traces is compared as toolscope diff 
   await page.getByTestId('tab-compare').click();
   assert.equal(await page.getByTestId('compare-base').inputValue(), '+baseline');
   await page.locator('[data-testid="compare-metrics"] tbody tr').first().waitFor();
+  return { page, errors, expected };
+}
+
+/** Every metric row of the Compare tab against toolscope diff's. */
+async function assertRowsAsDiff(page, expected) {
   const value = (side) => (side === null ? '—'
     : side.value === null ? `— (0/${side.den})` : `${side.value.toFixed(3)} (${side.num}/${side.den})`);
-  const verdicts = { worse: 'worse', better: 'better', no_significant_change: 'no significant change', too_few_cases: 'too few cases', not_in_both: 'not in both runs' };
+  const verdicts = {
+    worse: 'worse', better: 'better', no_significant_change: 'no significant change', too_few_cases: 'too few cases',
+    not_in_both: 'not in both runs', not_tested: 'not tested (summary report)',
+  };
   for (const metric of expected.metrics) {
     const cells = await page.locator(`[data-testid="compare-metrics"] tr[data-metric="${metric.metric}"] td`).allInnerTexts();
     assert.equal(cells[1], value(metric.base), metric.metric);
@@ -103,8 +116,24 @@ test('a baseline report dropped beside the traces is compared as toolscope diff 
     }
     assert.equal(cells[6], verdicts[metric.verdict], metric.metric);
   }
+}
+
+test('a baseline report dropped beside the traces is compared as toolscope diff compares them', async () => {
+  const { page, errors, expected } = await baselineAndRun(false);
+  await assertRowsAsDiff(page, expected);
   const worse = expected.regressed.length;
   assert.ok(worse > 0, 'turns got worse');
   assert.match(await page.getByRole('heading', { name: /^Cases that got worse/ }).innerText(), new RegExp(`\\(${worse}\\)$`));
+  assert.deepEqual(errors, []);
+});
+
+test('a summary report as the baseline is compared from its totals, as toolscope diff compares it', async () => {
+  const { page, errors, expected } = await baselineAndRun(true);
+  assert.ok(expected.metrics.some((metric) => metric.verdict === 'not_tested'), 'ratios are not tested');
+  assert.ok(expected.metrics.some((metric) => metric.test === 'two_proportion'), 'yes/no metrics are');
+  await assertRowsAsDiff(page, expected);
+  assert.deepEqual(await page.getByTestId('compare-note').allInnerTexts(), expected.notes);
+  assert.equal(expected.regressed.length, 0, 'nothing pairs');
+  assert.equal(await page.getByRole('heading', { name: /^Cases that got worse/ }).count(), 0);
   assert.deepEqual(errors, []);
 });
