@@ -329,24 +329,28 @@ fn run_checks(
 }
 
 /// Says, per catalog, how many unknown tool names got no "did you mean" because comparing names
-/// reached its bound.
+/// reached its bound. The catalogs come in a hash map's order: the warnings are sorted, so the
+/// same input gives the same report.
 pub(crate) fn warn_about_skipped_suggestions<'c>(
     catalogs: impl Iterator<Item = (&'c CompiledCatalog, &'c str)>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    for (catalog, source) in catalogs {
-        let skipped = catalog.suggestions_skipped();
-        if skipped > 0 {
-            diagnostics.push(Diagnostic::warning(
+    let mut warnings: Vec<Diagnostic> = catalogs
+        .filter(|(catalog, _)| catalog.suggestions_skipped() > 0)
+        .map(|(catalog, source)| {
+            Diagnostic::warning(
                 source,
                 None,
                 format!(
-                    "{skipped} unknown tool names got no \"did you mean\": comparing names with \
-                     the catalog's reached its bound ({BUDGET_CELLS} characters compared)"
+                    "{} unknown tool names got no \"did you mean\": comparing names with the \
+                     catalog's reached its bound ({BUDGET_CELLS} characters compared)",
+                    catalog.suggestions_skipped()
                 ),
-            ));
-        }
-    }
+            )
+        })
+        .collect();
+    warnings.sort_by(|a, b| (&a.file, &a.message).cmp(&(&b.file, &b.message)));
+    diagnostics.extend(warnings);
 }
 
 /// Scores every labelled turn; labels that match no session or turn become diagnostics.
