@@ -483,3 +483,44 @@ pub(crate) fn sort_diagnostics(diagnostics: &mut [Diagnostic], inputs: &[InputFi
         )
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::read_traces;
+
+    /// Two catalogs whose suggestions found no budget: their warnings come out in one order
+    /// whichever order the catalogs are given in (they come from a hash map).
+    #[test]
+    fn skipped_suggestion_warnings_do_not_depend_on_the_catalogs_order() {
+        let tools = [ToolDef {
+            name: "lookup_order".into(),
+            description: None,
+            input_schema: serde_json::json!({"type": "object"}),
+        }];
+        let line = r#"{"session_id": "s", "events": [{"type": "tool_use", "name": "lookup_ordr", "args": {}}]}"#;
+        let session = read_traces("t.jsonl", line.as_bytes(), &mut Vec::new())
+            .sessions
+            .remove(0);
+        let empty = Budget::new(0);
+        let compiled = |source: &str| {
+            let catalog = CompiledCatalog::compile(&tools, source, &mut Vec::new(), &empty);
+            check_session(&session, Some(&catalog), &Rules::default());
+            assert_eq!(catalog.suggestions_skipped(), 1);
+            catalog
+        };
+        let (first, second) = (compiled("b.jsonl"), compiled("a.jsonl"));
+        let warned = |order: [(&CompiledCatalog, &str); 2]| {
+            let mut diagnostics = Vec::new();
+            warn_about_skipped_suggestions(order.into_iter(), &mut diagnostics);
+            diagnostics
+                .iter()
+                .map(|d| d.file.clone())
+                .collect::<Vec<_>>()
+        };
+        let one = warned([(&first, "b.jsonl"), (&second, "a.jsonl")]);
+        let other = warned([(&second, "a.jsonl"), (&first, "b.jsonl")]);
+        assert_eq!(one, ["a.jsonl", "b.jsonl"]);
+        assert_eq!(one, other);
+    }
+}
