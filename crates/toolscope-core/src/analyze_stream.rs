@@ -9,7 +9,7 @@
 //! it.
 
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -21,6 +21,7 @@ use crate::checks::check_session;
 use crate::checks::suggest::Budget;
 use crate::diagnostic::Diagnostic;
 use crate::drift::DriftCounter;
+use crate::findings::add_descriptions;
 use crate::formats::{detect_format, native, no_sessions, TraceFormat};
 use crate::input::{InputFile, Options, Role};
 use crate::inputs::labels::{
@@ -37,11 +38,44 @@ use crate::report::{CheckRows, InputSummary, Report};
 pub(crate) fn stream_report(inputs: &[InputFile<'_>], options: &Options) -> Option<Report> {
     let mut ordered: Vec<&InputFile<'_>> = inputs.iter().collect();
     ordered.sort_by_key(|input| role_rank(input.role));
-    if !is_streamable(&ordered, options) {
+    if ordered
+        .iter()
+        .any(|input| matches!(input.role, Role::Verdicts | Role::HumanVerdicts))
+    {
         return None;
     }
     let mut diagnostics = Vec::new();
     let mut summaries: Vec<Option<InputSummary>> = vec![None; ordered.len()];
+    // The trace files decoded and split once: whether each reads as native decides the path.
+    let mut texts = Vec::new();
+    for (slot, input) in ordered.iter().enumerate() {
+        if input.role != Role::Traces || refuse_too_large(input, &mut diagnostics) {
+            continue;
+        }
+        if options.format.is_none() && crate::formats::inspect::is_zip(input.bytes) {
+            return None;
+        }
+        let before = diagnostics.len();
+        let text = decode_text(input.name, input.bytes, &mut diagnostics);
+        texts.push((slot, input.name, text, diagnostics.len() > before));
+    }
+    let mut traces = Vec::new();
+    for (slot, file, text, was_repaired) in &texts {
+        let before = diagnostics.len();
+        let split = split_records(file, text, &mut diagnostics);
+        let is_empty = split.records.is_empty() && !was_repaired && diagnostics.len() == before;
+        let reason = match options.format {
+            Some(format) if format != TraceFormat::Native => return None,
+            Some(_) => "chosen by the user".to_string(),
+            // An empty file, or another format: the whole-input path says what it is.
+            None if split.records.is_empty() => return None,
+            None => match detect_format(file, &split, &mut diagnostics) {
+                Some((TraceFormat::Native, reason)) => reason,
+                _ => return None,
+            },
+        };
+        traces.push((*slot, *file, text, split, is_empty, reason));
+    }
     // Everything but the traces first: the labels must be known before their sessions arrive.
     let mut gathered = Gathered::default();
     let mut label_texts = Vec::new();
@@ -86,54 +120,47 @@ pub(crate) fn stream_report(inputs: &[InputFile<'_>], options: &Options) -> Opti
     let has_catalog_files = !gathered.catalog_files.is_empty();
     let mut stream = Stream::new(&gathered, labels, options, &mut diagnostics);
     for (slot, input) in ordered.iter().enumerate() {
-        if input.role != Role::Traces {
+        if input.role == Role::Traces {
+            // Each its summary; one too large to read keeps it empty.
+            summaries[slot] = Some(InputSummary::of(input));
+        }
+    }
+    for (slot, file, text, split, is_empty, reason) in traces {
+        let summary = summaries[slot]
+            .as_mut()
+            .expect("every trace file has a summary");
+        if is_empty {
+            // Only a chosen format gets here.
+            diagnostics.push(no_sessions(file, text));
             continue;
         }
-        let mut summary = InputSummary::of(input);
-        if !refuse_too_large(input, &mut diagnostics) {
-            let before = diagnostics.len();
-            let text = decode_text(input.name, input.bytes, &mut diagnostics);
-            let split = split_records(input.name, &text, &mut diagnostics);
-            if split.records.is_empty() && diagnostics.len() == before {
-                // Only a chosen format gets here.
-                diagnostics.push(no_sessions(input.name, &text));
-                summaries[slot] = Some(summary);
-                continue;
-            }
-            let reason = match options.format {
-                Some(_) => "chosen by the user".to_string(),
-                None => detect_format(input.name, &split, &mut diagnostics)
-                    .map_or_else(String::new, |(_, reason)| reason),
-            };
-            summary.format = Some(TraceFormat::Native);
-            summary.reason = Some(reason);
-            let mut count = 0;
-            // After the reader's: the whole-input path checks once every file is read.
-            let mut later = Vec::new();
-            native::read_each(
-                input.name,
-                &split,
-                &mut diagnostics,
-                &mut |_| {},
-                &mut |session| {
-                    count += 1;
-                    stream.add(session, &mut later);
-                },
-            );
-            diagnostics.append(&mut later);
-            summary.count("sessions", count);
-        }
-        summaries[slot] = Some(summary);
+        summary.format = Some(TraceFormat::Native);
+        summary.reason = Some(reason);
+        let mut count = 0;
+        // After the reader's: the whole-input path checks once every file is read.
+        let mut later = Vec::new();
+        native::read_each(
+            file,
+            &split,
+            &mut diagnostics,
+            &mut |_| {},
+            &mut |session| {
+                count += 1;
+                stream.add(session, &mut later);
+            },
+        );
+        diagnostics.append(&mut later);
+        summary.count("sessions", count);
     }
     let streamed = stream.finish(&mut diagnostics);
     let order: Vec<InputFile<'_>> = ordered.into_iter().copied().collect();
     sort_diagnostics(&mut diagnostics, &order);
     let (summary, sessions, tools, problems) = streamed.rows.finish();
-    let catalog = has_catalog_files.then_some(gathered.catalog_tools.as_slice());
-    let descriptions = crate::findings::tool_descriptions_of_lists(
-        catalog,
-        streamed.tool_lists.iter().map(|tools| tools.as_slice()),
-    );
+    let descriptions = if has_catalog_files {
+        crate::findings::tool_descriptions_of_lists(Some(&gathered.catalog_tools), [])
+    } else {
+        streamed.descriptions
+    };
     let trials = crate::metrics::trials::trials_of(
         sessions
             .iter()
@@ -160,35 +187,6 @@ pub(crate) fn stream_report(inputs: &[InputFile<'_>], options: &Options) -> Opti
     };
     report.findings = crate::findings::findings(&report, &descriptions);
     Some(report)
-}
-
-/// Whether every trace file reads as native sessions and no input needs the sessions kept.
-fn is_streamable(ordered: &[&InputFile<'_>], options: &Options) -> bool {
-    if ordered
-        .iter()
-        .any(|input| matches!(input.role, Role::Verdicts | Role::HumanVerdicts))
-    {
-        return false;
-    }
-    if let Some(format) = options.format {
-        return format == TraceFormat::Native;
-    }
-    ordered
-        .iter()
-        .filter(|input| input.role == Role::Traces && !input.is_too_large())
-        .all(|input| {
-            let mut scratch = Vec::new();
-            if crate::formats::inspect::is_zip(input.bytes) {
-                return false;
-            }
-            let text = decode_text(input.name, input.bytes, &mut scratch);
-            let split = split_records(input.name, &text, &mut scratch);
-            !split.records.is_empty()
-                && matches!(
-                    detect_format(input.name, &split, &mut scratch),
-                    Some((TraceFormat::Native, _))
-                )
-        })
 }
 
 /// A turn label not read yet: where its record is.
@@ -228,9 +226,11 @@ struct Stream<'g, 't> {
     label_diagnostics: Vec<(usize, Diagnostic)>,
     rows: CheckRows,
     drift: Option<DriftCounter<'g>>,
-    /// The sessions' distinct tool lists, in the order first seen.
-    tool_lists: Vec<Arc<Vec<ToolDef>>>,
-    last_list: Option<*const Vec<ToolDef>>,
+    /// Without a catalog file, the tools' descriptions from the sessions' own lists (the first
+    /// per name), as `findings::tool_descriptions` takes them.
+    descriptions: BTreeMap<String, String>,
+    /// The last session's list, kept so that its address is not reused by another.
+    last_list: Option<Arc<Vec<ToolDef>>>,
 }
 
 /// A session's own tool list (kept, so that its address is not reused), compiled, and the file
@@ -242,7 +242,7 @@ struct Streamed {
     rows: CheckRows,
     outcomes: Option<Vec<TurnOutcome>>,
     drift: Vec<crate::drift::DriftItem>,
-    tool_lists: Vec<Arc<Vec<ToolDef>>>,
+    descriptions: BTreeMap<String, String>,
 }
 
 impl<'g, 't> Stream<'g, 't> {
@@ -282,7 +282,7 @@ impl<'g, 't> Stream<'g, 't> {
             label_diagnostics: Vec::new(),
             rows: CheckRows::default(),
             drift: has_catalog.then(|| DriftCounter::new(&gathered.catalog_tools)),
-            tool_lists: Vec::new(),
+            descriptions: BTreeMap::new(),
             last_list: None,
         }
     }
@@ -306,13 +306,16 @@ impl<'g, 't> Stream<'g, 't> {
                 (check_session(&session, Some(catalog), self.rules), false)
             }
         };
-        if let Some(tools) = &session.tools {
-            let pointer = Arc::as_ptr(tools);
-            if self.last_list != Some(pointer) {
-                self.last_list = Some(pointer);
-                if !self.tool_lists.iter().any(|seen| Arc::ptr_eq(seen, tools)) {
-                    self.tool_lists.push(Arc::clone(tools));
-                }
+        // Sessions usually share one list: read each run of them once (adding a list again
+        // changes nothing, the first description of a name wins).
+        if let (None, Some(tools)) = (self.catalog, &session.tools) {
+            if !self
+                .last_list
+                .as_ref()
+                .is_some_and(|last| Arc::ptr_eq(last, tools))
+            {
+                add_descriptions(&mut self.descriptions, tools);
+                self.last_list = Some(Arc::clone(tools));
             }
         }
         if let Some(drift) = &mut self.drift {
@@ -400,7 +403,7 @@ impl<'g, 't> Stream<'g, 't> {
             rows: self.rows,
             outcomes: has_labels.then(|| self.outcomes.into_iter().map(|(_, o)| o).collect()),
             drift: self.drift.map(DriftCounter::finish).unwrap_or_default(),
-            tool_lists: self.tool_lists,
+            descriptions: self.descriptions,
         }
     }
 }

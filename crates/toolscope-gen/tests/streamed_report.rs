@@ -115,6 +115,17 @@ fn label_and_id_edge_cases_give_the_same_report_streamed() {
     assert_same(&inputs, &forced);
     let empty = [InputFile::new("e.jsonl", b"  \n", Role::Traces)];
     assert_same(&empty, &forced);
+    // A trace file too large to read beside one that is read.
+    let with_huge = [
+        InputFile::too_large(
+            "huge.jsonl",
+            toolscope_core::MAX_FILE_BYTES + 5,
+            Role::Traces,
+        ),
+        InputFile::new("s.jsonl", sessions.as_bytes(), Role::Traces),
+        InputFile::new("labels.jsonl", labels.as_bytes(), Role::Labels),
+    ];
+    assert_same(&with_huge, &Options::default());
     // The repaired NaN is warned about once, however often the label is read.
     let (streamed, _) = both(&inputs, &Options::default());
     assert_eq!(streamed.matches("NaN").count(), 1, "{streamed}");

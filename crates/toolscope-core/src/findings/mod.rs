@@ -140,20 +140,27 @@ pub(crate) fn tool_descriptions_of_lists<'a>(
     lists: impl IntoIterator<Item = &'a [crate::model::ToolDef]>,
 ) -> BTreeMap<String, String> {
     let mut descriptions = BTreeMap::new();
-    let mut add = |tools: &[crate::model::ToolDef]| {
-        for tool in tools {
-            if let Some(description) = tool.description.as_ref().filter(|d| !d.trim().is_empty()) {
-                descriptions
-                    .entry(tool.name.clone())
-                    .or_insert_with(|| description.clone());
-            }
-        }
-    };
     match catalog {
-        Some(catalog) => add(catalog),
-        None => lists.into_iter().for_each(add),
+        Some(catalog) => add_descriptions(&mut descriptions, catalog),
+        None => lists
+            .into_iter()
+            .for_each(|tools| add_descriptions(&mut descriptions, tools)),
     }
     descriptions
+}
+
+/// Adds the descriptions `tools` give for names that have none yet (the first one wins).
+pub(crate) fn add_descriptions(
+    descriptions: &mut BTreeMap<String, String>,
+    tools: &[crate::model::ToolDef],
+) {
+    for tool in tools {
+        if let Some(description) = tool.description.as_ref().filter(|d| !d.trim().is_empty()) {
+            descriptions
+                .entry(tool.name.clone())
+                .or_insert_with(|| description.clone());
+        }
+    }
 }
 
 #[cfg(test)]
