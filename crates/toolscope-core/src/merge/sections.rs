@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use super::MergeError;
 use crate::drift::{DriftItem, DriftKind};
+use crate::metrics::args_match::ArgsMode;
 use crate::metrics::selection::{summarize, Selection};
 use crate::metrics::task_actions::{summarize_tasks, TaskActions};
 use crate::report::{Report, ToolUsage};
@@ -36,36 +37,52 @@ pub(super) fn merge_selection(parts: &[Report]) -> Result<Option<Selection>, Mer
         let Some(selection) = &report.selection else {
             continue;
         };
-        match args_mode {
-            None => args_mode = Some(selection.args_mode),
-            Some(expected) if expected != selection.args_mode => {
-                return Err(MergeError::Option {
-                    part,
-                    option: "args_mode (--args-match)",
-                    found: format!("{:?}", selection.args_mode).to_lowercase(),
-                    expected: format!("{expected:?}").to_lowercase(),
-                })
-            }
-            Some(_) => {}
-        }
-        match min_support {
-            None => min_support = Some(selection.min_support),
-            Some(expected) if expected != selection.min_support => {
-                return Err(MergeError::Option {
-                    part,
-                    option: "min_support",
-                    found: selection.min_support.to_string(),
-                    expected: expected.to_string(),
-                })
-            }
-            Some(_) => {}
-        }
+        let mode = |mode: ArgsMode| format!("{mode:?}").to_lowercase();
+        agree(
+            &mut args_mode,
+            selection.args_mode,
+            part,
+            "args_mode (--args-match)",
+            mode,
+        )?;
+        let support = |support: u64| support.to_string();
+        agree(
+            &mut min_support,
+            selection.min_support,
+            part,
+            "min_support",
+            support,
+        )?;
         outcomes.extend(selection.outcomes.iter().cloned());
     }
     Ok(min_support.map(|min_support| Selection {
         args_mode: args_mode.unwrap_or_default(),
         ..summarize(outcomes, min_support)
     }))
+}
+
+/// Takes the first part's `value` of an option into `first`; a later part whose value differs
+/// is an error naming the option and both values (`show` spells them).
+fn agree<T: PartialEq + Copy>(
+    first: &mut Option<T>,
+    value: T,
+    part: usize,
+    option: &'static str,
+    show: impl Fn(T) -> String,
+) -> Result<(), MergeError> {
+    match *first {
+        None => *first = Some(value),
+        Some(expected) if expected != value => {
+            return Err(MergeError::Option {
+                part,
+                option,
+                found: show(value),
+                expected: show(expected),
+            })
+        }
+        Some(_) => {}
+    }
+    Ok(())
 }
 
 /// Task actions summarised again from every part's sessions' outcomes; None when no part had
