@@ -9,6 +9,7 @@ mod inputs;
 mod judge;
 mod judge_tables;
 mod loader;
+mod nesting;
 mod overview;
 mod problems;
 mod progress;

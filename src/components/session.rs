@@ -8,6 +8,7 @@ use toolscope_core::judge::Verdict;
 use toolscope_core::metrics::outcome::TurnOutcome;
 use toolscope_core::metrics::task_actions::TaskOutcome;
 
+use super::nesting::{nesting_view, subagents_of, Subagent};
 use super::table::{header, session_cell};
 use super::tasks::session_task_view;
 use super::timeline::{events_view, SessionNotes};
@@ -106,7 +107,7 @@ fn Timeline(session_id: String) -> impl IntoView {
         };
         // Problems, labels and verdicts of the whole report: a filter must not hide them inside
         // a session.
-        let (problems, outcomes, task, verdicts) = state.report.with(|report| {
+        let (problems, outcomes, task, verdicts, subagents) = state.report.with(|report| {
             report
                 .as_ref()
                 .map(|report| {
@@ -137,7 +138,8 @@ fn Timeline(session_id: String) -> impl IntoView {
                         .filter(|verdict| verdict.session_id == id)
                         .cloned()
                         .collect();
-                    (problems, outcomes, task, verdicts)
+                    let subagents: Vec<Subagent> = subagents_of(report, id);
+                    (problems, outcomes, task, verdicts, subagents)
                 })
                 .unwrap_or_default()
         });
@@ -146,10 +148,12 @@ fn Timeline(session_id: String) -> impl IntoView {
             problems: &problems,
             outcomes: &outcomes,
             verdicts: &verdicts,
+            subagents: &subagents,
             focus,
         };
         Some(
             view! {
+                {nesting_view(&session, &subagents)}
                 {task.as_ref().map(session_task_view)}
                 {events_view(&session, &notes)}
             }

@@ -14,6 +14,9 @@ use toolscope_core::judge::{Outcome, Verdict};
 use toolscope_core::metrics::outcome::TurnOutcome;
 use toolscope_core::model::{event_positions, Args, Event, ResultStatus, Session};
 
+use super::nesting::{subagent_link, Subagent};
+use crate::state::AppState;
+
 /// What the report says about a session, beside its events.
 pub struct SessionNotes<'a> {
     /// The code problems in the session.
@@ -22,6 +25,8 @@ pub struct SessionNotes<'a> {
     pub outcomes: &'a [TurnOutcome],
     /// The judge's verdicts on the session's calls.
     pub verdicts: &'a [Verdict],
+    /// The subagents the session started (each marked at its call).
+    pub subagents: &'a [Subagent],
     /// The call to bring into view (its step).
     pub focus: Option<usize>,
 }
@@ -168,6 +173,15 @@ fn event_view(
                 .filter(|verdict| verdict.step == step)
                 .collect();
             let is_focused = notes.focus == Some(step);
+            let started = notes
+                .subagents
+                .iter()
+                .filter(|subagent| subagent.call_id.is_some() && subagent.call_id == call.call_id)
+                .map(|subagent| {
+                    let state = expect_context::<AppState>();
+                    view! { <p class="hint">"Started subagent " {subagent_link(state, subagent)}</p> }
+                })
+                .collect_view();
             view! {
                 <li
                     class="event call"
@@ -194,6 +208,7 @@ fn event_view(
                             })
                             .collect_view()}
                     </ul>
+                    {started}
                     {verdicts_view(&verdicts, counts_against)}
                 </li>
             }

@@ -2,7 +2,7 @@
 //! [`Analysis`] that keeps the sessions for drilling down and re-reports under filters.
 
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -130,6 +130,7 @@ pub(crate) fn run(
     let mut sessions: Vec<Session> = Vec::new();
     let mut gathered = Gathered::default();
     let mut bfcl_files: Vec<&str> = Vec::new();
+    let mut linkable_files: HashSet<&str> = HashSet::new();
 
     for input in ordered.iter().copied() {
         progress(Progress {
@@ -164,6 +165,9 @@ pub(crate) fn run(
                 if matches!(read.format, Some((TraceFormat::Bfcl, _))) {
                     bfcl_files.push(input.name);
                 }
+                if !matches!(read.format, Some((TraceFormat::Native, _))) {
+                    linkable_files.insert(input.name);
+                }
                 if let Some((format, reason)) = read.format {
                     summary.format = Some(format);
                     summary.reason = Some(reason);
@@ -186,6 +190,11 @@ pub(crate) fn run(
         total: total_bytes,
     });
     crate::formats::join_bfcl_results(&mut sessions, &bfcl_files);
+    // Native sessions name their links themselves (and the streaming path, which reads only
+    // native files, could not link across sessions).
+    crate::formats::link_subagents(&mut sessions, |session| {
+        linkable_files.contains(session.origin.file.as_str())
+    });
     make_ids_unique(&mut sessions, &mut diagnostics);
     let Gathered {
         catalog_tools,

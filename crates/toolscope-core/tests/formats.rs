@@ -58,6 +58,10 @@ fn render(file: &str, bytes: &[u8]) -> (Option<TraceFormat>, String) {
         if let Some(task) = &session.task_id {
             write!(out, " task {task:?}").unwrap();
         }
+        if let Some(parent) = &session.parent {
+            let call = parent.call_id.as_deref().unwrap_or("-");
+            write!(out, " parent {:?} call [{call}]", parent.session_id).unwrap();
+        }
         if let Some(trial) = &session.trial {
             let number = trial.number.map(|n| format!(" {n}")).unwrap_or_default();
             write!(out, " trial{number} reward {}", trial.reward).unwrap();
@@ -221,6 +225,11 @@ fn the_same_conversation_gives_the_same_report_in_every_format() {
 }
 
 #[test]
+fn claude_code_fixtures_read_as_their_snapshots() {
+    snapshot_family("claude_code", TraceFormat::ClaudeCode);
+}
+
+#[test]
 fn openai_responses_fixtures_read_as_their_snapshots() {
     snapshot_family("openai_responses", TraceFormat::OpenaiResponses);
 }
@@ -301,4 +310,51 @@ fn every_reader_survives_every_fixture_cut_anywhere() {
             }
         }
     }
+}
+
+/// Claude Code 2.1 writes each subagent to its own file: read together, the subagent is linked to
+/// the `Agent` call in its parent's file that gave it its prompt, and named after its kind.
+#[test]
+fn a_subagent_file_is_linked_to_the_call_in_its_parents_file() {
+    use toolscope_core::{analyze, InputFile, Options, Role};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/claude_code");
+    let main =
+        std::fs::read(dir.join("showcase.55550000-0000-4000-8000-000000000001.jsonl")).unwrap();
+    let agent = std::fs::read(dir.join("showcase.agent-showcol1.jsonl")).unwrap();
+    let report = analyze(
+        &[
+            InputFile::new("agent-showcol1.jsonl", &agent, Role::Traces),
+            InputFile::new("session.jsonl", &main, Role::Traces),
+        ],
+        &Options::default(),
+    );
+    let row = |id: &str| {
+        report
+            .sessions
+            .iter()
+            .find(|row| row.session_id == id)
+            .unwrap_or_else(|| panic!("no session {id}"))
+    };
+    let subagent = row("55550000-0000-4000-8000-000000000001/agent-showcol1");
+    let parent = subagent.parent.as_ref().expect("linked");
+    assert_eq!(parent.session_id, "55550000-0000-4000-8000-000000000001");
+    assert_eq!(parent.call_id.as_deref(), Some("toolu_sc_showcol1"));
+    assert_eq!(
+        subagent.agent_id.as_deref(),
+        Some("claude-code/general-purpose")
+    );
+    let main_row = row("55550000-0000-4000-8000-000000000001");
+    assert_eq!(main_row.parent, None);
+    assert_eq!(main_row.agent_id.as_deref(), Some("claude-code"));
+    // Read alone, the subagent knows its parent session but not the call.
+    let alone = analyze(
+        &[InputFile::new("agent-showcol1.jsonl", &agent, Role::Traces)],
+        &Options::default(),
+    );
+    let parent = alone.sessions[0].parent.as_ref().expect("parent session");
+    assert_eq!(parent.call_id, None);
+    assert_eq!(
+        alone.sessions[0].agent_id.as_deref(),
+        Some("claude-code/subagent")
+    );
 }

@@ -77,6 +77,13 @@ impl Conversation {
         }
     }
 
+    /// Records when the session started, as the export wrote it.
+    pub(crate) fn set_started_at(&mut self, started_at: Option<String>) {
+        if self.started_at.is_none() {
+            self.started_at = started_at;
+        }
+    }
+
     /// Names the task the session attempted.
     pub(crate) fn set_task_id(&mut self, task_id: Option<String>) {
         self.task_id = task_id;
@@ -250,6 +257,7 @@ impl Conversation {
             task_id: self.task_id,
             trial: self.trial,
             started_at: self.started_at,
+            parent: None,
             tools: self.tools,
             events: self.events,
             origin: self.origin,

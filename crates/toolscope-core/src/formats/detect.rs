@@ -106,6 +106,9 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::Inspect => "a log with \"eval\" and \"samples\", or a .eval ZIP archive",
         TraceFormat::Bfcl => "lines with \"id\" and \"question\" or \"ground_truth\"",
         TraceFormat::TauBench => "runs with \"task_id\" and \"traj\", or \"simulations\"",
+        TraceFormat::ClaudeCode => {
+            "records with \"sessionId\", \"uuid\" and \"type\" user/assistant (Claude Code)"
+        }
     }
 }
 
@@ -132,6 +135,9 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
             .then_some("runs with \"task_id\" and \"traj\" (or \"simulations\"): τ-bench"),
         TraceFormat::Bfcl => super::bfcl::is_bfcl(probe.first()).then_some(
             "lines with \"id\" and \"question\"/\"ground_truth\"/\"result\": BFCL questions, answers or model results",
+        ),
+        TraceFormat::ClaudeCode => super::claude_code::is_record(probe.first()).then_some(
+            "records with \"sessionId\", \"uuid\" and a user/assistant \"message\": Claude Code transcript",
         ),
         TraceFormat::Inspect => super::inspect::is_log(probe.first())
             .then_some("a log with \"eval.task\" and \"samples\": Inspect AI"),

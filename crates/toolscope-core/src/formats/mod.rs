@@ -25,6 +25,7 @@
 pub mod anthropic;
 pub mod bfcl;
 mod bfcl_results;
+mod claude_code;
 pub(crate) use bfcl_results::join_bfcl_results;
 mod content;
 mod conversation;
@@ -36,6 +37,8 @@ pub mod gemini;
 pub mod inspect;
 pub mod langfuse;
 mod messages;
+mod nesting;
+pub(crate) use nesting::link_subagents;
 pub mod native;
 mod odd_record;
 pub mod openai_chat;
@@ -93,12 +96,16 @@ pub enum TraceFormat {
     Bfcl,
     /// τ-bench runs (`traj`) and τ²-bench results (`simulations`).
     TauBench,
+    /// Claude Code session transcripts (JSON Lines of `user`/`assistant` records), subagents
+    /// included.
+    ClaudeCode,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 13] = [
+    pub const ALL: [TraceFormat; 14] = [
         TraceFormat::Native,
+        TraceFormat::ClaudeCode,
         TraceFormat::TauBench,
         TraceFormat::Bfcl,
         TraceFormat::Inspect,
@@ -129,6 +136,7 @@ impl TraceFormat {
             TraceFormat::Inspect => "inspect",
             TraceFormat::Bfcl => "bfcl",
             TraceFormat::TauBench => "tau_bench",
+            TraceFormat::ClaudeCode => "claude_code",
         }
     }
 
@@ -260,6 +268,7 @@ pub fn read_traces_reporting(
         }
         TraceFormat::Langfuse => read.sessions = langfuse::read(file, &split, diagnostics),
         TraceFormat::Inspect => read.sessions = inspect::read(file, &split, diagnostics),
+        TraceFormat::ClaudeCode => read.sessions = claude_code::read(file, &split, diagnostics),
         TraceFormat::TauBench => {
             let (sessions, tasks) = tau_bench::read(file, &split, diagnostics);
             read.sessions = sessions;

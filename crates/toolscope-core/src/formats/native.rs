@@ -25,7 +25,8 @@ use crate::diagnostic::Diagnostic;
 use crate::inputs::catalog::tools_from_value;
 use crate::json::{parse_record, parse_value, Split};
 use crate::model::{
-    Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult, Trial,
+    Args, ErrorSource, Event, Origin, ParentLink, ResultStatus, Session, ToolCall, ToolDef,
+    ToolResult, Trial,
 };
 
 #[derive(Deserialize)]
@@ -36,6 +37,7 @@ struct RawSession {
     trial: Option<Value>,
     reward: Option<Value>,
     started_at: Option<Value>,
+    parent: Option<Value>,
     // Kept as text: sessions usually repeat one list, which is then read once.
     tools: Option<Box<RawValue>>,
     events: Option<Vec<RawEvent>>,
@@ -196,6 +198,7 @@ fn session_from_raw(
                 reward,
             }),
         started_at: raw.started_at.as_ref().and_then(id_text),
+        parent: raw.parent.as_ref().and_then(parent_link),
         tools,
         events,
         origin,
@@ -278,5 +281,20 @@ impl ToolLists {
         let tools = Arc::new(tools_from_value(&value)?);
         self.by_text.insert(text.to_string(), Arc::clone(&tools));
         Ok(tools)
+    }
+}
+
+/// `"parent": {"session_id", "call_id"}`: the session (and call) that started this one; a bare
+/// id names the session alone.
+fn parent_link(value: &Value) -> Option<ParentLink> {
+    match value {
+        Value::Object(map) => Some(ParentLink {
+            session_id: map.get("session_id").and_then(id_text)?,
+            call_id: map.get("call_id").and_then(id_text),
+        }),
+        other => id_text(other).map(|session_id| ParentLink {
+            session_id,
+            call_id: None,
+        }),
     }
 }

@@ -39,10 +39,25 @@ pub struct Session {
     /// carry the same list share one copy.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub tools: Option<Arc<Vec<ToolDef>>>,
+    /// The session and call that started this one, for a subagent (a Claude Code sidechain, a
+    /// handoff, a delegation), when the export says.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub parent: Option<ParentLink>,
     /// The events, in the order they happened.
     pub events: Vec<Event>,
     /// Where the session was read from.
     pub origin: Origin,
+}
+
+/// Where a subagent's session came from: the parent session and, when known, the call in it
+/// that started the subagent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParentLink {
+    /// The parent session's id.
+    pub session_id: String,
+    /// The parent's call that started this session, when the export links them.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub call_id: Option<String>,
 }
 
 /// One scored attempt at a task.

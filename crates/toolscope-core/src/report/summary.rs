@@ -9,7 +9,7 @@ use crate::checks::problem::{Problem, ProblemKind};
 use crate::checks::tool_errors::ToolErrorCounts;
 use crate::checks::SessionFindings;
 use crate::metrics::rate::{ratio, Rate};
-use crate::model::{turn_count, Origin, Session, Trial};
+use crate::model::{turn_count, Origin, ParentLink, Session, Trial};
 
 /// The headline numbers.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -61,6 +61,9 @@ pub struct SessionSummary {
     /// Its agent, if known.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub agent_id: Option<String>,
+    /// The session and call that started it, for a subagent.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub parent: Option<ParentLink>,
     /// Where it was read from.
     pub origin: Origin,
     /// Tool calls.
@@ -210,6 +213,7 @@ fn session_row(
     let row = SessionSummary {
         session_id: session.session_id.clone(),
         agent_id: session.agent_id.clone(),
+        parent: session.parent.clone(),
         origin: session.origin.clone(),
         calls: found.calls as u64,
         turns: turn_count(session) as u64,

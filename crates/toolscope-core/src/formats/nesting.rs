@@ -1,0 +1,156 @@
+//! Subagents linked to the call that started them when they were read from another file than
+//! their parent (Claude Code 2.1 writes each subagent to its own file): a subagent whose link
+//! names its parent session but not the call is linked to the parent's one call whose arguments
+//! hold, as a string, the subagent's first user message (the prompt it was given).
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use crate::model::{Event, Session};
+
+/// The suffix a reader gives a subagent's agent id when it does not yet know the agent's kind.
+pub(crate) const UNKNOWN_SUBAGENT: &str = "/subagent";
+
+/// Links each subagent without a call (of those `is_linkable` accepts) to the parent's call that
+/// gave it its prompt, when exactly one call did and no other subagent is linked to it.
+pub(crate) fn link_subagents(sessions: &mut [Session], is_linkable: impl Fn(&Session) -> bool) {
+    let mut by_id: HashMap<&str, usize> = HashMap::new();
+    for (at, session) in sessions.iter().enumerate() {
+        by_id.entry(session.session_id.as_str()).or_insert(at);
+    }
+    let taken: HashSet<(&str, &str)> = sessions
+        .iter()
+        .filter_map(|session| {
+            let parent = session.parent.as_ref()?;
+            Some((parent.session_id.as_str(), parent.call_id.as_deref()?))
+        })
+        .collect();
+    let mut links: Vec<(usize, String, Option<String>)> = Vec::new();
+    let mut claimed: HashSet<(usize, String)> = HashSet::new();
+    for (at, session) in sessions.iter().enumerate() {
+        let Some(parent) = session.parent.as_ref().filter(|p| p.call_id.is_none()) else {
+            continue;
+        };
+        if !is_linkable(session) {
+            continue;
+        }
+        let (Some(&parent_at), Some(prompt)) = (
+            by_id.get(parent.session_id.as_str()),
+            first_user_text(session),
+        ) else {
+            continue;
+        };
+        let mut matching = sessions[parent_at].calls().filter(|call| {
+            call.call_id.as_deref().is_some_and(|id| {
+                !taken.contains(&(parent.session_id.as_str(), id))
+                    && !claimed.contains(&(parent_at, id.to_string()))
+            }) && call
+                .args
+                .json()
+                .is_some_and(|args| holds_text(args, prompt))
+        });
+        if let (Some(call), None) = (matching.next(), matching.next()) {
+            let call_id = call.call_id.clone().expect("filtered on ids");
+            let kind = call
+                .args
+                .json()
+                .and_then(|args| args.get("subagent_type"))
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            claimed.insert((parent_at, call_id.clone()));
+            links.push((at, call_id, kind));
+        }
+    }
+    for (at, call_id, kind) in links {
+        let session = &mut sessions[at];
+        if let Some(parent) = session.parent.as_mut() {
+            parent.call_id = Some(call_id);
+        }
+        if let (Some(kind), Some(agent)) = (kind, session.agent_id.as_mut()) {
+            if let Some(stem) = agent.strip_suffix(UNKNOWN_SUBAGENT) {
+                *agent = format!("{stem}/{kind}");
+            }
+        }
+    }
+}
+
+/// The session's first user message, trimmed.
+pub(crate) fn first_user_text(session: &Session) -> Option<&str> {
+    session.events.iter().find_map(|event| match event {
+        Event::User { content } => Some(content.trim()),
+        _ => None,
+    })
+}
+
+/// Whether one of the arguments' top-level strings is `text`.
+fn holds_text(args: &Value, text: &str) -> bool {
+    args.as_object().is_some_and(|map| {
+        map.values()
+            .any(|value| value.as_str().is_some_and(|value| value.trim() == text))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Args, ParentLink, ToolCall};
+
+    fn call(id: &str, prompt: &str) -> Event {
+        Event::ToolUse(ToolCall {
+            call_id: Some(id.into()),
+            name: "Agent".into(),
+            args: Args::Json(serde_json::json!({"prompt": prompt, "subagent_type": "Explore"})),
+        })
+    }
+
+    fn child(id: &str, prompt: &str) -> Session {
+        Session {
+            session_id: id.into(),
+            agent_id: Some(format!("claude-code{UNKNOWN_SUBAGENT}")),
+            parent: Some(ParentLink {
+                session_id: "main".into(),
+                call_id: None,
+            }),
+            events: vec![Event::User {
+                content: prompt.into(),
+            }],
+            ..Session::default()
+        }
+    }
+
+    #[test]
+    fn a_subagent_is_linked_to_the_one_call_that_gave_its_prompt() {
+        let parent = Session {
+            session_id: "main".into(),
+            events: vec![call("c1", "Survey web"), call("c2", "Survey jobs")],
+            ..Session::default()
+        };
+        let mut sessions = vec![
+            parent,
+            child("jobs", " Survey jobs\n"),
+            child("other", "Elsewhere"),
+        ];
+        link_subagents(&mut sessions, |_| true);
+        let link = sessions[1].parent.as_ref().unwrap();
+        assert_eq!(link.call_id.as_deref(), Some("c2"));
+        assert_eq!(sessions[1].agent_id.as_deref(), Some("claude-code/Explore"));
+        assert_eq!(sessions[2].parent.as_ref().unwrap().call_id, None);
+        assert_eq!(
+            sessions[2].agent_id.as_deref(),
+            Some("claude-code/subagent")
+        );
+    }
+
+    #[test]
+    fn two_calls_with_the_same_prompt_link_neither_twice() {
+        let parent = Session {
+            session_id: "main".into(),
+            events: vec![call("c1", "Same"), call("c2", "Same")],
+            ..Session::default()
+        };
+        let mut sessions = vec![parent, child("a", "Same")];
+        link_subagents(&mut sessions, |_| true);
+        assert_eq!(sessions[1].parent.as_ref().unwrap().call_id, None);
+    }
+}
