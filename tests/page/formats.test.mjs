@@ -18,7 +18,7 @@ const FORMATS = join(ROOT, 'crates', 'toolscope-core', 'tests', 'fixtures', 'for
 function samples() {
   if (!existsSync(FORMATS)) return [];
   return readdirSync(FORMATS, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name !== 'same_conversation')
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('same_conversation'))
     .flatMap((entry) => {
       const files = readdirSync(join(FORMATS, entry.name))
         .filter((name) => /\.(json|jsonl|eval)$/.test(name))

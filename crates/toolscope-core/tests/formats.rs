@@ -230,6 +230,11 @@ fn claude_code_fixtures_read_as_their_snapshots() {
 }
 
 #[test]
+fn codex_cli_fixtures_read_as_their_snapshots() {
+    snapshot_family("codex_cli", TraceFormat::CodexCli);
+}
+
+#[test]
 fn openai_responses_fixtures_read_as_their_snapshots() {
     snapshot_family("openai_responses", TraceFormat::OpenaiResponses);
 }
@@ -357,4 +362,73 @@ fn a_subagent_file_is_linked_to_the_call_in_its_parents_file() {
         alone.sessions[0].agent_id.as_deref(),
         Some("claude-code/subagent")
     );
+}
+
+/// The report as JSON without what differs by format alone: the input summary and the agent's
+/// name (`agent`, which findings also quote).
+fn comparable(mut report: toolscope_core::report::Report, agent: &str) -> serde_json::Value {
+    report.inputs.clear();
+    let mut json = serde_json::to_value(&report).unwrap();
+    strip_key(&mut json, "agent_id");
+    let text = serde_json::to_string(&json).unwrap();
+    serde_json::from_str(&text.replace(agent, "AGENT")).unwrap()
+}
+
+fn strip_key(value: &mut serde_json::Value, key: &str) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.remove(key);
+            map.values_mut().for_each(|value| strip_key(value, key));
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|value| strip_key(value, key)),
+        _ => {}
+    }
+}
+
+#[test]
+fn coding_agents_give_the_same_report_as_the_api_formats() {
+    use toolscope_core::{analyze, InputFile, Options, Role};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats");
+    let dir = root.join("same_conversation_agents");
+    let tools = std::fs::read(dir.join("tools.json")).unwrap();
+    let mut reports = Vec::new();
+    for (name, agent) in [
+        ("claude_code.jsonl", "claude-code"),
+        ("codex_cli.jsonl", "codex"),
+    ] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let report = analyze(
+            &[
+                InputFile::new("conversation.json", &bytes, Role::Traces),
+                InputFile::new("tools.json", &tools, Role::Catalog),
+            ],
+            &Options::default(),
+        );
+        assert!(
+            report.diagnostics.is_empty(),
+            "{name}: {:?}",
+            report.diagnostics
+        );
+        assert_eq!(report.summary.sessions, 1, "{name}");
+        reports.push((name, comparable(report, agent)));
+    }
+    assert_eq!(
+        reports[0].1, reports[1].1,
+        "{} differs from {}",
+        reports[1].0, reports[0].0
+    );
+    // The API formats carry the tools themselves: the same problems, call by call.
+    let anthropic = std::fs::read(root.join("same_conversation/anthropic.json")).unwrap();
+    let report = analyze(
+        &[InputFile::new(
+            "conversation.json",
+            &anthropic,
+            Role::Traces,
+        )],
+        &Options::default(),
+    );
+    let reference = comparable(report, "no agent");
+    assert_eq!(reports[0].1["problems"], reference["problems"]);
+    assert_eq!(reports[0].1["sessions"], reference["sessions"]);
+    assert!(reference["problems"].as_array().unwrap().len() >= 3);
 }

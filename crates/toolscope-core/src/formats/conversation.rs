@@ -205,6 +205,15 @@ impl Conversation {
         }));
     }
 
+    /// Marks the result just added as an error read from its text (an exit code, say), where the
+    /// export has no error flag.
+    pub(crate) fn mark_inferred_error(&mut self) {
+        if let Some(Event::ToolResult(result)) = self.events.last_mut() {
+            result.status = ResultStatus::Error;
+            result.is_status_inferred = true;
+        }
+    }
+
     /// Sets who caused the error of the result just added, where the export says.
     pub(crate) fn set_error_source(&mut self, source: Option<ErrorSource>) {
         if let Some(Event::ToolResult(result)) = self.events.last_mut() {

@@ -109,6 +109,9 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::ClaudeCode => {
             "records with \"sessionId\", \"uuid\" and \"type\" user/assistant (Claude Code)"
         }
+        TraceFormat::CodexCli => {
+            "records with \"payload\" and \"type\" session_meta/response_item/event_msg (Codex CLI)"
+        }
     }
 }
 
@@ -139,6 +142,15 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
         TraceFormat::ClaudeCode => super::claude_code::is_record(probe.first()).then_some(
             "records with \"sessionId\", \"uuid\" and a user/assistant \"message\": Claude Code transcript",
         ),
+        TraceFormat::CodexCli => {
+            if super::codex_cli::is_record(probe.first()) {
+                Some("records with \"type\" session_meta/response_item/event_msg and a \"payload\": Codex CLI rollout")
+            } else if super::codex_cli::is_legacy_meta(probe.first()) {
+                Some("a session line {\"id\", \"timestamp\"} then items: older Codex CLI rollout")
+            } else {
+                None
+            }
+        }
         TraceFormat::Inspect => super::inspect::is_log(probe.first())
             .then_some("a log with \"eval.task\" and \"samples\": Inspect AI"),
         TraceFormat::Langfuse => {

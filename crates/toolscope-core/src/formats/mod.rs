@@ -26,6 +26,7 @@ pub mod anthropic;
 pub mod bfcl;
 mod bfcl_results;
 mod claude_code;
+mod codex_cli;
 pub(crate) use bfcl_results::join_bfcl_results;
 mod content;
 mod conversation;
@@ -99,13 +100,17 @@ pub enum TraceFormat {
     /// Claude Code session transcripts (JSON Lines of `user`/`assistant` records), subagents
     /// included.
     ClaudeCode,
+    /// OpenAI Codex CLI rollouts (JSON Lines of `session_meta`, `response_item` and `event_msg`
+    /// records).
+    CodexCli,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 14] = [
+    pub const ALL: [TraceFormat; 15] = [
         TraceFormat::Native,
         TraceFormat::ClaudeCode,
+        TraceFormat::CodexCli,
         TraceFormat::TauBench,
         TraceFormat::Bfcl,
         TraceFormat::Inspect,
@@ -137,6 +142,7 @@ impl TraceFormat {
             TraceFormat::Bfcl => "bfcl",
             TraceFormat::TauBench => "tau_bench",
             TraceFormat::ClaudeCode => "claude_code",
+            TraceFormat::CodexCli => "codex_cli",
         }
     }
 
@@ -269,6 +275,7 @@ pub fn read_traces_reporting(
         TraceFormat::Langfuse => read.sessions = langfuse::read(file, &split, diagnostics),
         TraceFormat::Inspect => read.sessions = inspect::read(file, &split, diagnostics),
         TraceFormat::ClaudeCode => read.sessions = claude_code::read(file, &split, diagnostics),
+        TraceFormat::CodexCli => read.sessions = codex_cli::read(file, &split, diagnostics),
         TraceFormat::TauBench => {
             let (sessions, tasks) = tau_bench::read(file, &split, diagnostics);
             read.sessions = sessions;
