@@ -235,6 +235,11 @@ fn codex_cli_fixtures_read_as_their_snapshots() {
 }
 
 #[test]
+fn mcp_fixtures_read_as_their_snapshots() {
+    snapshot_family("mcp", TraceFormat::Mcp);
+}
+
+#[test]
 fn openai_responses_fixtures_read_as_their_snapshots() {
     snapshot_family("openai_responses", TraceFormat::OpenaiResponses);
 }

@@ -77,6 +77,13 @@ impl Conversation {
         }
     }
 
+    /// Names the agent that ran the session.
+    pub(crate) fn set_agent_id(&mut self, agent_id: Option<String>) {
+        if agent_id.is_some() {
+            self.agent_id = agent_id;
+        }
+    }
+
     /// Records when the session started, as the export wrote it.
     pub(crate) fn set_started_at(&mut self, started_at: Option<String>) {
         if self.started_at.is_none() {

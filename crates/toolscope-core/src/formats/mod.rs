@@ -31,6 +31,7 @@ pub(crate) use bfcl_results::join_bfcl_results;
 mod content;
 mod conversation;
 mod detect;
+mod mcp;
 pub(crate) use detect::detect as detect_format;
 pub mod eval_cases;
 mod exchange;
@@ -103,11 +104,15 @@ pub enum TraceFormat {
     /// OpenAI Codex CLI rollouts (JSON Lines of `session_meta`, `response_item` and `event_msg`
     /// records).
     CodexCli,
+    /// MCP message logs: JSON-RPC 2.0 messages (`tools/list`, `tools/call`), bare or wrapped.
+    Mcp,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 15] = [
+    pub const ALL: [TraceFormat; 16] = [
+        // Before `native`: a log record may name its session (`session_id`) beside the message.
+        TraceFormat::Mcp,
         TraceFormat::Native,
         TraceFormat::ClaudeCode,
         TraceFormat::CodexCli,
@@ -143,6 +148,7 @@ impl TraceFormat {
             TraceFormat::TauBench => "tau_bench",
             TraceFormat::ClaudeCode => "claude_code",
             TraceFormat::CodexCli => "codex_cli",
+            TraceFormat::Mcp => "mcp",
         }
     }
 
@@ -276,6 +282,7 @@ pub fn read_traces_reporting(
         TraceFormat::Inspect => read.sessions = inspect::read(file, &split, diagnostics),
         TraceFormat::ClaudeCode => read.sessions = claude_code::read(file, &split, diagnostics),
         TraceFormat::CodexCli => read.sessions = codex_cli::read(file, &split, diagnostics),
+        TraceFormat::Mcp => read.sessions = mcp::read(file, &split, diagnostics),
         TraceFormat::TauBench => {
             let (sessions, tasks) = tau_bench::read(file, &split, diagnostics);
             read.sessions = sessions;
