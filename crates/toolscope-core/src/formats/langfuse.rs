@@ -16,8 +16,10 @@
 //! Observations are read in start-time order. GENERATION inputs and outputs hold the messages in
 //! whatever shape the framework logged (OpenAI Chat, Responses items, OTel parts, Gemini
 //! contents, LangChain messages). TOOL observations, SPANs whose output is a LangChain
-//! `ToolMessage`, and spans named `execute_tool …` are tool executions: `input` the arguments
-//! (an object, a JSON string or a Python repr), `output` the result. `level: "ERROR"` or a
+//! `ToolMessage`, spans named `execute_tool …` and SPANs named `tool.<Name>` are tool
+//! executions: `input` the arguments (an object, a JSON string or a Python repr), `output` the
+//! result; one that answers a call the generation's output already made is its result, not a
+//! second call. `level: "ERROR"` or a
 //! `ToolMessage` with `status: "error"` is an explicit error; otherwise the `Error:` convention
 //! applies.
 
@@ -222,7 +224,15 @@ fn role_of(observation: &Value) -> SpanRole {
         .unwrap_or_default();
     let output = observation.get("output").cloned().unwrap_or(Value::Null);
     let message = tool_message(&output);
-    let is_tool = kind == "TOOL" || message.is_some() || name.starts_with("execute_tool ");
+    // Some frameworks log a tool's execution as a SPAN named `tool.<Name>`.
+    let span_tool = (kind == "SPAN")
+        .then(|| name.strip_prefix("tool."))
+        .flatten()
+        .filter(|tool| !tool.trim().is_empty());
+    let is_tool = kind == "TOOL"
+        || message.is_some()
+        || name.starts_with("execute_tool ")
+        || span_tool.is_some();
     if is_tool {
         let attributes = observation
             .get("metadata")
@@ -235,6 +245,7 @@ fn role_of(observation: &Value) -> SpanRole {
         let name = ["execute_tool ", "running tool: "]
             .iter()
             .find_map(|prefix| name.strip_prefix(prefix))
+            .or(span_tool)
             .unwrap_or(name)
             .trim()
             .to_string();
