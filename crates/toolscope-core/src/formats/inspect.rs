@@ -15,8 +15,12 @@
 //! A tool call names its tool in `function` and has `arguments` as an object (a `parse_error`
 //! makes them malformed). A tool message's `error` (`{type, message}`) is the explicit error flag;
 //! otherwise the `Error:` convention applies. Large strings stored as `attachment://<hash>` are
-//! resolved from the sample's `attachments`. Tools come from the first `model` event.
+//! resolved from the sample's `attachments`. Tools come from the first `model` event. A `tool`
+//! event whose call no message holds (an agent may take calls out of its history, as `react()`
+//! does with `submit()`) is read after the messages; one nested in another tool's span (an
+//! agent run as a tool) is not this agent's call.
 
+use std::collections::HashMap;
 use std::io::{Cursor, Read};
 
 use serde_json::{Map, Value};
@@ -303,7 +307,82 @@ fn sample_session(
         let place = format!("message {}", index + 1);
         add_message(&mut conversation, message, &place, diagnostics);
     }
+    if let Some(events) = sample.get("events").and_then(Value::as_array) {
+        add_calls_only_in_events(&mut conversation, events, diagnostics);
+    }
     Some(conversation.finish())
+}
+
+/// The most span levels looked through to tell whether a tool event is nested in a tool's span.
+const MAX_SPAN_DEPTH: usize = 64;
+
+/// The sample's calls that its events hold but its messages do not, after the messages.
+///
+/// Inspect's `messages` are the conversation as the agent left it; the `events` are the
+/// transcript of everything that ran (Inspect's log documentation). An agent may take calls out
+/// of its history (`react()` leaves out its `submit()` call unless told to keep it), so a `tool`
+/// event whose call id no message holds is a call too. A tool event inside another tool's span
+/// is a nested agent's call (an agent run as a tool), not this agent's: left out.
+fn add_calls_only_in_events<'e>(
+    conversation: &mut Conversation,
+    events: &'e [Value],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let spans: HashMap<&'e str, (&'e str, Option<&'e str>)> = events
+        .iter()
+        .filter(|event| str_field(event, "event") == Some("span_begin"))
+        .filter_map(|event| {
+            let id = str_field(event, "id")?;
+            let kind = str_field(event, "type").unwrap_or_default();
+            Some((id, (kind, str_field(event, "parent_id"))))
+        })
+        .collect();
+    let is_in_tool_span = |mut span: Option<&'e str>| {
+        for _ in 0..MAX_SPAN_DEPTH {
+            let Some((kind, parent)) = span.and_then(|id| spans.get(id)) else {
+                return false;
+            };
+            if *kind == "tool" {
+                return true;
+            }
+            span = *parent;
+        }
+        false
+    };
+    for (index, event) in events.iter().enumerate() {
+        if str_field(event, "event") != Some("tool") {
+            continue;
+        }
+        let Some(call_id) = event.get("id").and_then(super::id_text) else {
+            continue;
+        };
+        if conversation.has_call(&call_id) || is_in_tool_span(str_field(event, "span_id")) {
+            continue;
+        }
+        let place = format!("tool event {} (a call its messages do not hold)", index + 1);
+        conversation.call(
+            Some(call_id.clone()),
+            str_field(event, "function"),
+            args_from(event.get("arguments")),
+            &place,
+            diagnostics,
+        );
+        let error = event.get("error").filter(|error| !error.is_null());
+        let mut text = content_text(event.get("result").cloned().unwrap_or(Value::Null));
+        if let Some(error) = error.filter(|_| text.trim().is_empty()) {
+            text = str_field(error, "message").unwrap_or_default().to_string();
+        }
+        conversation.result(
+            Some(call_id),
+            Some(text),
+            error.map(|_| true),
+            &place,
+            diagnostics,
+        );
+        if let Some(kind) = error.and_then(|error| str_field(error, "type")) {
+            conversation.set_error_source(error_source(kind));
+        }
+    }
 }
 
 fn add_message(
