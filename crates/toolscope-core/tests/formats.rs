@@ -240,6 +240,11 @@ fn mcp_fixtures_read_as_their_snapshots() {
 }
 
 #[test]
+fn agents_sdk_fixtures_read_as_their_snapshots() {
+    snapshot_family("agents_sdk", TraceFormat::AgentsSdk);
+}
+
+#[test]
 fn openai_responses_fixtures_read_as_their_snapshots() {
     snapshot_family("openai_responses", TraceFormat::OpenaiResponses);
 }

@@ -112,6 +112,9 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::CodexCli => {
             "records with \"payload\" and \"type\" session_meta/response_item/event_msg (Codex CLI)"
         }
+        TraceFormat::AgentsSdk => {
+            "traces and spans with \"object\": \"trace\" / \"trace.span\" (OpenAI Agents SDK)"
+        }
         TraceFormat::Mcp => {
             "JSON-RPC 2.0 messages (\"jsonrpc\": \"2.0\"), bare or in a log record (MCP)"
         }
@@ -154,6 +157,8 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
                 None
             }
         }
+        TraceFormat::AgentsSdk => super::agents_sdk::is_record(probe.first())
+            .then_some("traces and spans with \"object\": \"trace.span\": OpenAI Agents SDK export"),
         TraceFormat::Mcp => super::mcp::is_record(probe.first())
             .then_some("JSON-RPC 2.0 messages: MCP message log"),
         TraceFormat::Inspect => super::inspect::is_log(probe.first())

@@ -22,6 +22,7 @@
 //! OpenInference, Langfuse observations) into sessions, `messages` reads messages in any
 //! framework's shape, `detect` picks the format.
 
+mod agents_sdk;
 pub mod anthropic;
 pub mod bfcl;
 mod bfcl_results;
@@ -106,16 +107,20 @@ pub enum TraceFormat {
     CodexCli,
     /// MCP message logs: JSON-RPC 2.0 messages (`tools/list`, `tools/call`), bare or wrapped.
     Mcp,
+    /// OpenAI Agents SDK trace exports (traces and spans: agent, function, generation,
+    /// handoff), each agent's part a session.
+    AgentsSdk,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 16] = [
+    pub const ALL: [TraceFormat; 17] = [
         // Before `native`: a log record may name its session (`session_id`) beside the message.
         TraceFormat::Mcp,
         TraceFormat::Native,
         TraceFormat::ClaudeCode,
         TraceFormat::CodexCli,
+        TraceFormat::AgentsSdk,
         TraceFormat::TauBench,
         TraceFormat::Bfcl,
         TraceFormat::Inspect,
@@ -149,6 +154,7 @@ impl TraceFormat {
             TraceFormat::ClaudeCode => "claude_code",
             TraceFormat::CodexCli => "codex_cli",
             TraceFormat::Mcp => "mcp",
+            TraceFormat::AgentsSdk => "agents_sdk",
         }
     }
 
@@ -283,6 +289,7 @@ pub fn read_traces_reporting(
         TraceFormat::ClaudeCode => read.sessions = claude_code::read(file, &split, diagnostics),
         TraceFormat::CodexCli => read.sessions = codex_cli::read(file, &split, diagnostics),
         TraceFormat::Mcp => read.sessions = mcp::read(file, &split, diagnostics),
+        TraceFormat::AgentsSdk => read.sessions = agents_sdk::read(file, &split, diagnostics),
         TraceFormat::TauBench => {
             let (sessions, tasks) = tau_bench::read(file, &split, diagnostics);
             read.sessions = sessions;
