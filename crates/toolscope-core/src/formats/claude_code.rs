@@ -226,40 +226,37 @@ fn finish(sessions: Vec<Reading>, agent_calls: &HashMap<String, (String, String)
             )
         })
         .collect();
-    let starts: HashMap<String, Vec<SubagentCall>> = finished
+    // Only sessions that started subagents are indexed (and only their starting calls).
+    let starts: HashMap<String, Starts> = finished
         .iter()
-        .map(|(session, _, _)| (session.session_id.clone(), subagent_calls(session)))
+        .filter_map(|(session, _, _)| {
+            let starts = Starts::of(subagent_calls(session));
+            (!starts.by_prompt.is_empty() || !starts.kinds.is_empty())
+                .then(|| (session.session_id.clone(), starts))
+        })
         .collect();
+    let none = Starts::default();
     for (session, parent_session, agent_ref) in &mut finished {
         let Some(parent_session) = parent_session.take() else {
             session.agent_id = Some(MAIN_AGENT.to_string());
             continue;
         };
-        let calls = starts
-            .get(&parent_session)
-            .map(Vec::as_slice)
-            .unwrap_or(&[]);
+        let calls = starts.get(&parent_session).unwrap_or(&none);
         let by_agent = agent_ref
             .as_ref()
             .and_then(|agent| agent_calls.get(agent))
             .filter(|(parent, _)| *parent == parent_session)
             .map(|(_, call)| call.clone());
-        let call_id = by_agent.or_else(|| {
-            let prompt = first_user_text(session)?;
-            let mut matching = calls
-                .iter()
-                .filter(|call| call.prompt.as_deref() == Some(prompt));
-            match (matching.next(), matching.next()) {
-                (Some(call), None) => call.call_id.clone(),
-                _ => None,
-            }
-        });
-        let kind = call_id.as_ref().and_then(|call_id| {
-            calls
-                .iter()
-                .find(|call| call.call_id.as_ref() == Some(call_id))
-                .and_then(|call| call.kind.clone())
-        });
+        let call_id =
+            by_agent.or_else(
+                || match calls.by_prompt.get(first_user_text(session)?)?.as_slice() {
+                    [call_id] => call_id.clone(),
+                    _ => None,
+                },
+            );
+        let kind = call_id
+            .as_ref()
+            .and_then(|call_id| calls.kinds.get(call_id).cloned());
         session.agent_id = Some(match kind {
             Some(kind) => format!("{MAIN_AGENT}/{kind}"),
             None => format!("{MAIN_AGENT}{UNKNOWN_SUBAGENT}"),
@@ -273,6 +270,33 @@ fn finish(sessions: Vec<Reading>, agent_calls: &HashMap<String, (String, String)
         .into_iter()
         .map(|(session, _, _)| session)
         .collect()
+}
+
+/// A session's calls that start subagents, indexed: call ids by prompt, kinds by call id.
+#[derive(Default)]
+struct Starts {
+    by_prompt: HashMap<String, Vec<Option<String>>>,
+    kinds: HashMap<String, String>,
+}
+
+impl Starts {
+    fn of(calls: Vec<SubagentCall>) -> Self {
+        let mut starts = Starts::default();
+        for call in calls {
+            if let (Some(call_id), Some(kind)) = (&call.call_id, call.kind) {
+                starts.kinds.insert(call_id.clone(), kind);
+            }
+            if let Some(prompt) = call.prompt {
+                let prompt = prompt.trim().to_string();
+                starts
+                    .by_prompt
+                    .entry(prompt)
+                    .or_default()
+                    .push(call.call_id);
+            }
+        }
+        starts
+    }
 }
 
 /// A call that starts a subagent.

@@ -26,8 +26,11 @@ pub(crate) fn link_subagents(sessions: &mut [Session], is_linkable: impl Fn(&Ses
             Some((parent.session_id.as_str(), parent.call_id.as_deref()?))
         })
         .collect();
+    // Each parent's calls by the top-level string arguments they hold, built once per parent
+    // that has an unlinked subagent (so linking stays linear in calls and subagents).
+    let mut indexes: HashMap<usize, HashMap<&str, Vec<&crate::model::ToolCall>>> = HashMap::new();
     let mut links: Vec<(usize, String, Option<String>)> = Vec::new();
-    let mut claimed: HashSet<(usize, String)> = HashSet::new();
+    let mut claimed: HashSet<(usize, &str)> = HashSet::new();
     for (at, session) in sessions.iter().enumerate() {
         let Some(parent) = session.parent.as_ref().filter(|p| p.call_id.is_none()) else {
             continue;
@@ -41,25 +44,25 @@ pub(crate) fn link_subagents(sessions: &mut [Session], is_linkable: impl Fn(&Ses
         ) else {
             continue;
         };
-        let mut matching = sessions[parent_at].calls().filter(|call| {
+        let index = indexes
+            .entry(parent_at)
+            .or_insert_with(|| index_by_text(&sessions[parent_at]));
+        let mut matching = index.get(prompt).into_iter().flatten().filter(|call| {
             call.call_id.as_deref().is_some_and(|id| {
                 !taken.contains(&(parent.session_id.as_str(), id))
-                    && !claimed.contains(&(parent_at, id.to_string()))
-            }) && call
-                .args
-                .json()
-                .is_some_and(|args| holds_text(args, prompt))
+                    && !claimed.contains(&(parent_at, id))
+            })
         });
         if let (Some(call), None) = (matching.next(), matching.next()) {
-            let call_id = call.call_id.clone().expect("filtered on ids");
+            let call_id = call.call_id.as_deref().expect("filtered on ids");
             let kind = call
                 .args
                 .json()
                 .and_then(|args| args.get("subagent_type"))
                 .and_then(Value::as_str)
                 .map(str::to_string);
-            claimed.insert((parent_at, call_id.clone()));
-            links.push((at, call_id, kind));
+            claimed.insert((parent_at, call_id));
+            links.push((at, call_id.to_string(), kind));
         }
     }
     for (at, call_id, kind) in links {
@@ -83,12 +86,22 @@ pub(crate) fn first_user_text(session: &Session) -> Option<&str> {
     })
 }
 
-/// Whether one of the arguments' top-level strings is `text`.
-fn holds_text(args: &Value, text: &str) -> bool {
-    args.as_object().is_some_and(|map| {
-        map.values()
-            .any(|value| value.as_str().is_some_and(|value| value.trim() == text))
-    })
+/// A session's calls with ids by each top-level string argument they hold (trimmed).
+fn index_by_text(session: &Session) -> HashMap<&str, Vec<&crate::model::ToolCall>> {
+    let mut index: HashMap<&str, Vec<&crate::model::ToolCall>> = HashMap::new();
+    for call in session.calls().filter(|call| call.call_id.is_some()) {
+        let Some(args) = call.args.json().and_then(Value::as_object) else {
+            continue;
+        };
+        for value in args.values().filter_map(Value::as_str) {
+            let calls = index.entry(value.trim()).or_default();
+            // A call that holds the same text twice is still one call.
+            if !calls.last().is_some_and(|last| std::ptr::eq(*last, call)) {
+                calls.push(call);
+            }
+        }
+    }
+    index
 }
 
 #[cfg(test)]
