@@ -245,6 +245,11 @@ fn agents_sdk_fixtures_read_as_their_snapshots() {
 }
 
 #[test]
+fn langsmith_fixtures_read_as_their_snapshots() {
+    snapshot_family("langsmith", TraceFormat::Langsmith);
+}
+
+#[test]
 fn openai_responses_fixtures_read_as_their_snapshots() {
     snapshot_family("openai_responses", TraceFormat::OpenaiResponses);
 }

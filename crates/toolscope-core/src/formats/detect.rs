@@ -115,6 +115,7 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::AgentsSdk => {
             "traces and spans with \"object\": \"trace\" / \"trace.span\" (OpenAI Agents SDK)"
         }
+        TraceFormat::Langsmith => "runs with \"run_type\" and \"inputs\"/\"outputs\" (LangSmith)",
         TraceFormat::Mcp => {
             "JSON-RPC 2.0 messages (\"jsonrpc\": \"2.0\"), bare or in a log record (MCP)"
         }
@@ -159,6 +160,8 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
         }
         TraceFormat::AgentsSdk => super::agents_sdk::is_record(probe.first())
             .then_some("traces and spans with \"object\": \"trace.span\": OpenAI Agents SDK export"),
+        TraceFormat::Langsmith => super::langsmith::is_run(probe.first())
+            .then_some("runs with \"run_type\" and \"inputs\"/\"outputs\": LangSmith run export"),
         TraceFormat::Mcp => super::mcp::is_record(probe.first())
             .then_some("JSON-RPC 2.0 messages: MCP message log"),
         TraceFormat::Inspect => super::inspect::is_log(probe.first())

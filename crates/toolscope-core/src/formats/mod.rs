@@ -39,6 +39,7 @@ mod exchange;
 pub mod gemini;
 pub mod inspect;
 pub mod langfuse;
+mod langsmith;
 mod messages;
 mod nesting;
 pub(crate) use nesting::link_subagents;
@@ -110,13 +111,17 @@ pub enum TraceFormat {
     /// OpenAI Agents SDK trace exports (traces and spans: agent, function, generation,
     /// handoff), each agent's part a session.
     AgentsSdk,
+    /// LangSmith run exports (`run_type` llm / tool / chain), flat or as run trees.
+    Langsmith,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 17] = [
-        // Before `native`: a log record may name its session (`session_id`) beside the message.
+    pub const ALL: [TraceFormat; 18] = [
+        // Before `native`, whose records need only a `session_id`: an MCP log record may name
+        // its session beside the message, and a LangSmith run names its project so.
         TraceFormat::Mcp,
+        TraceFormat::Langsmith,
         TraceFormat::Native,
         TraceFormat::ClaudeCode,
         TraceFormat::CodexCli,
@@ -155,6 +160,7 @@ impl TraceFormat {
             TraceFormat::CodexCli => "codex_cli",
             TraceFormat::Mcp => "mcp",
             TraceFormat::AgentsSdk => "agents_sdk",
+            TraceFormat::Langsmith => "langsmith",
         }
     }
 
@@ -290,6 +296,7 @@ pub fn read_traces_reporting(
         TraceFormat::CodexCli => read.sessions = codex_cli::read(file, &split, diagnostics),
         TraceFormat::Mcp => read.sessions = mcp::read(file, &split, diagnostics),
         TraceFormat::AgentsSdk => read.sessions = agents_sdk::read(file, &split, diagnostics),
+        TraceFormat::Langsmith => read.sessions = langsmith::read(file, &split, diagnostics),
         TraceFormat::TauBench => {
             let (sessions, tasks) = tau_bench::read(file, &split, diagnostics);
             read.sessions = sessions;

@@ -1,0 +1,350 @@
+//! LangSmith run exports: runs as the LangSmith API and SDK return them (`client.list_runs()`,
+//! `read_run(..., load_child_runs=True)`), one per line, as a JSON array, or as run trees
+//! (`child_runs`), one session per trace.
+//!
+//! ```json
+//! {"id": "r2", "trace_id": "r1", "parent_run_id": "r1", "name": "search", "run_type": "tool",
+//!  "start_time": "2025-07-01T10:00:01.000000", "inputs": {"input": "{'query': 'weather in Oslo'}"},
+//!  "outputs": null, "error": "TimeoutError('search timed out')"}
+//! ```
+//! Runs are read in `start_time` order (`dotted_order` when they have none). `llm` runs are model
+//! calls: `inputs.messages` (a list, or LangChain's list of lists) and `outputs.generations`
+//! (each generation's `message`, else its `text`), LangChain's serialised messages
+//! (`{"lc": 1, "type": "constructor", "id": [..., "AIMessage"], "kwargs": {...}}`) included;
+//! the tools the model was given are `extra.invocation_params.tools`. `tool` runs are tool
+//! executions: `inputs` the arguments (`{"input": "..."}`, a JSON string or a Python repr, is
+//! unwrapped), `outputs.output` the result (a `ToolMessage`'s content); the run's `error` is the
+//! explicit error flag. Chain, retriever, prompt, parser and embedding runs are not events.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::conversation::str_field;
+use super::messages::items_of;
+use super::native::ToolLists;
+use super::odd_record::not_of_format;
+use super::otlp::{build_session, Span, SpanRole};
+use crate::diagnostic::Diagnostic;
+use crate::json::{parse_value, Split};
+use crate::model::Session;
+
+/// What the reader expects of a record.
+const EXPECTED: &str = "a LangSmith run ({\"id\", \"run_type\", \"inputs\", \"outputs\"})";
+
+/// The most levels of `child_runs` read (deeper ones are left out with a warning).
+const MAX_DEPTH: usize = 64;
+
+/// Whether a record is a LangSmith run, or the API's page of them (`{"runs": [...]}`).
+pub(crate) fn is_run(value: &Value) -> bool {
+    let is_one = |value: &Value| {
+        value.get("run_type").is_some_and(Value::is_string)
+            && (value.get("inputs").is_some() || value.get("outputs").is_some())
+    };
+    is_one(value)
+        || value
+            .get("runs")
+            .and_then(Value::as_array)
+            .and_then(|runs| runs.first())
+            .is_some_and(is_one)
+}
+
+/// Whether a record patches a run read before (its end: the same `id` with `outputs`).
+fn is_patch(value: &Value, seen: &HashMap<String, usize>) -> bool {
+    value
+        .get("id")
+        .and_then(super::id_text)
+        .is_some_and(|id| seen.contains_key(&id))
+}
+
+/// One run, flattened out of its tree, with the record it came from.
+struct Run {
+    value: Value,
+    line: usize,
+    trace: String,
+}
+
+/// Reads every trace of the file.
+pub(crate) fn read(
+    file: &str,
+    split: &Split<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Session> {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for record in &split.records {
+        let Some(mut value) = parse_value(file, record, diagnostics) else {
+            continue;
+        };
+        // The API's `{"runs": [...]}` page.
+        let listed = match value.get_mut("runs").map(Value::take) {
+            Some(Value::Array(list)) => list,
+            _ if is_run(&value) || is_patch(&value, &seen) => vec![value],
+            _ => {
+                diagnostics.push(not_of_format(file, record.line, &value, EXPECTED));
+                continue;
+            }
+        };
+        for run in listed {
+            flatten(
+                run,
+                None,
+                record.line,
+                0,
+                &mut runs,
+                &mut seen,
+                file,
+                diagnostics,
+            );
+        }
+    }
+    let mut order: Vec<String> = Vec::new();
+    let mut by_trace: HashMap<String, Vec<usize>> = HashMap::new();
+    for (at, run) in runs.iter().enumerate() {
+        by_trace
+            .entry(run.trace.clone())
+            .or_insert_with(|| {
+                order.push(run.trace.clone());
+                Vec::new()
+            })
+            .push(at);
+    }
+    let mut tool_lists = ToolLists::default();
+    let mut sessions = Vec::new();
+    for trace in order {
+        let mut members: Vec<&Run> = by_trace[&trace].iter().map(|&at| &runs[at]).collect();
+        members.sort_by(|a, b| sort_key(&a.value).cmp(&sort_key(&b.value)));
+        let spans: Vec<Span> = members
+            .iter()
+            .enumerate()
+            .map(|(index, run)| span_of(&trace, run, index + 1))
+            .collect();
+        let roles = members.iter().map(|run| role_of(&run.value)).collect();
+        let session = build_session(file, &spans, roles, &mut tool_lists, diagnostics);
+        if session.events.is_empty() {
+            diagnostics.push(Diagnostic::warning(
+                file,
+                Some(members[0].line),
+                format!(
+                    "trace {trace:?}: none of its {} run(s) is an llm or tool run with content; left out",
+                    members.len()
+                ),
+            ));
+        } else {
+            sessions.push(session);
+        }
+    }
+    sessions
+}
+
+/// A run and its `child_runs`, depth first. A run seen before (by id) updates it: the tracer
+/// posts a run when it starts and patches it with its outputs when it ends.
+#[allow(clippy::too_many_arguments)]
+fn flatten(
+    mut value: Value,
+    trace: Option<&str>,
+    line: usize,
+    depth: usize,
+    runs: &mut Vec<Run>,
+    seen: &mut HashMap<String, usize>,
+    file: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let children = match value.get_mut("child_runs").map(Value::take) {
+        Some(Value::Array(children)) => children,
+        _ => Vec::new(),
+    };
+    let id = value.get("id").and_then(super::id_text);
+    if let Some(&at) = id.as_ref().and_then(|id| seen.get(id)) {
+        if let (Some(earlier), Value::Object(later)) = (runs[at].value.as_object_mut(), value) {
+            for (key, field) in later.into_iter().filter(|(_, field)| !field.is_null()) {
+                earlier.insert(key, field);
+            }
+        }
+        return;
+    }
+    let trace = value
+        .get("trace_id")
+        .and_then(super::id_text)
+        .or_else(|| trace.map(str::to_string))
+        .or_else(|| id.clone())
+        .unwrap_or_else(|| format!("line {line}"));
+    if depth >= MAX_DEPTH && !children.is_empty() {
+        diagnostics.push(Diagnostic::warning(
+            file,
+            Some(line),
+            format!(
+                "run tree deeper than {MAX_DEPTH} levels: {} child run(s) left out",
+                children.len()
+            ),
+        ));
+    } else {
+        for child in children {
+            flatten(
+                child,
+                Some(&trace),
+                line,
+                depth + 1,
+                runs,
+                seen,
+                file,
+                diagnostics,
+            );
+        }
+    }
+    if let Some(id) = id {
+        seen.insert(id, runs.len());
+    }
+    runs.push(Run { value, line, trace });
+}
+
+/// Runs sort by start time (ISO 8601 text of one export sorts as time), then dotted order.
+fn sort_key(run: &Value) -> (&str, &str) {
+    (
+        str_field(run, "start_time").unwrap_or_default(),
+        str_field(run, "dotted_order").unwrap_or_default(),
+    )
+}
+
+/// The run as a span: its error is its status.
+fn span_of(trace: &str, run: &Run, index: usize) -> Span {
+    let error = run
+        .value
+        .get("error")
+        .filter(|error| !error.is_null())
+        .map(|error| super::content_text(error.clone()));
+    Span {
+        trace_id: trace.to_string(),
+        name: str_field(&run.value, "name")
+            .unwrap_or_default()
+            .to_string(),
+        start: 0,
+        is_error: error.is_some() || str_field(&run.value, "status") == Some("error"),
+        status_message: error,
+        attributes: Map::new(),
+        exception: None,
+        line: run.line,
+        index,
+    }
+}
+
+/// What a run means.
+fn role_of(run: &Value) -> SpanRole {
+    match str_field(run, "run_type") {
+        Some("tool") => {
+            let inputs = run.get("inputs").filter(|inputs| !inputs.is_null());
+            // LangChain passes a tool's input as `{"input": "<text>"}`: the text is the arguments.
+            let args = match inputs {
+                Some(Value::Object(map)) if map.len() == 1 && map.contains_key("input") => {
+                    map.get("input").cloned()
+                }
+                other => other.cloned(),
+            };
+            let output = run
+                .get("outputs")
+                .filter(|outputs| !outputs.is_null())
+                .map(|outputs| {
+                    outputs
+                        .get("output")
+                        .cloned()
+                        .unwrap_or_else(|| outputs.clone())
+                })
+                .map(|output| unwrap_lc(&output));
+            let call_id = output
+                .as_ref()
+                .and_then(|output| str_field(output, "tool_call_id"))
+                .map(str::to_string);
+            let result = output.map(|output| match output.get("content") {
+                Some(content) if output.get("tool_call_id").is_some() => {
+                    super::content_text(content.clone())
+                }
+                _ => super::content_text(output),
+            });
+            SpanRole::Tool {
+                call_id,
+                name: str_field(run, "name").map(str::to_string),
+                args,
+                result,
+            }
+        }
+        Some("llm") => {
+            let inputs = run.get("inputs").cloned().unwrap_or(Value::Null);
+            let messages = match inputs.get("messages") {
+                // LangChain's chat models log a batch: a list of message lists.
+                Some(Value::Array(list)) if list.first().is_some_and(Value::is_array) => {
+                    Value::Array(list[0].as_array().cloned().unwrap_or_default())
+                }
+                Some(list) => list.clone(),
+                None => inputs.get("prompts").cloned().unwrap_or(Value::Null),
+            };
+            let outputs = run.get("outputs").cloned().unwrap_or(Value::Null);
+            // Runs traced around an API client (`wrap_openai`) log the response itself.
+            if outputs.get("generations").is_none() {
+                return SpanRole::Inference {
+                    input: items_of(Some(unwrap_all(&messages)), true),
+                    output: items_of(Some(outputs), false),
+                    tools: inputs
+                        .get("tools")
+                        .filter(|tools| tools.is_array())
+                        .cloned(),
+                    is_summary: false,
+                };
+            }
+            let generations: Vec<Value> = outputs
+                .get("generations")
+                .and_then(Value::as_array)
+                .map(|list| match list.first() {
+                    Some(Value::Array(first)) => first.clone(),
+                    _ => list.clone(),
+                })
+                .unwrap_or_default()
+                .into_iter()
+                .map(|generation| match generation.get("message") {
+                    Some(message) => unwrap_lc(message),
+                    None => generation.get("text").cloned().unwrap_or(Value::Null),
+                })
+                .collect();
+            let tools = run
+                .get("extra")
+                .and_then(|extra| extra.get("invocation_params"))
+                .and_then(|params| params.get("tools"))
+                .filter(|tools| tools.is_array())
+                .cloned();
+            SpanRole::Inference {
+                input: items_of(Some(unwrap_all(&messages)), true),
+                output: items_of(Some(Value::Array(generations)), false),
+                tools,
+                is_summary: false,
+            }
+        }
+        _ => SpanRole::Other,
+    }
+}
+
+/// Every message of a list, unwrapped from LangChain's serialised form.
+fn unwrap_all(messages: &Value) -> Value {
+    match messages {
+        Value::Array(list) => Value::Array(list.iter().map(unwrap_lc).collect()),
+        other => other.clone(),
+    }
+}
+
+/// A LangChain-serialised object (`{"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
+/// "kwargs": {...}}`) as its fields, typed by its class; anything else as is.
+fn unwrap_lc(value: &Value) -> Value {
+    let (Some(kwargs), Some(_)) = (value.get("kwargs"), value.get("lc")) else {
+        return value.clone();
+    };
+    let mut fields = kwargs.clone();
+    if let (Some(map), Some(class)) = (
+        fields.as_object_mut(),
+        value
+            .get("id")
+            .and_then(Value::as_array)
+            .and_then(|id| id.last())
+            .and_then(Value::as_str),
+    ) {
+        map.entry("type").or_insert_with(|| Value::from(class));
+    }
+    fields
+}
