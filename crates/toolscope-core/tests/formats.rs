@@ -250,6 +250,11 @@ fn langsmith_fixtures_read_as_their_snapshots() {
 }
 
 #[test]
+fn gemini_cli_fixtures_read_as_their_snapshots() {
+    snapshot_family("gemini_cli", TraceFormat::GeminiCli);
+}
+
+#[test]
 fn openai_responses_fixtures_read_as_their_snapshots() {
     snapshot_family("openai_responses", TraceFormat::OpenaiResponses);
 }

@@ -115,6 +115,9 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::AgentsSdk => {
             "traces and spans with \"object\": \"trace\" / \"trace.span\" (OpenAI Agents SDK)"
         }
+        TraceFormat::GeminiCli => {
+            "a {\"sessionId\", \"projectHash\"} line or document, then messages (Gemini CLI)"
+        }
         TraceFormat::Langsmith => "runs with \"run_type\" and \"inputs\"/\"outputs\" (LangSmith)",
         TraceFormat::Mcp => {
             "JSON-RPC 2.0 messages (\"jsonrpc\": \"2.0\"), bare or in a log record (MCP)"
@@ -160,6 +163,8 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
         }
         TraceFormat::AgentsSdk => super::agents_sdk::is_record(probe.first())
             .then_some("traces and spans with \"object\": \"trace.span\": OpenAI Agents SDK export"),
+        TraceFormat::GeminiCli => super::gemini_cli::is_record(probe.first())
+            .then_some("a recording with \"sessionId\" and \"projectHash\": Gemini CLI chat"),
         TraceFormat::Langsmith => super::langsmith::is_run(probe.first())
             .then_some("runs with \"run_type\" and \"inputs\"/\"outputs\": LangSmith run export"),
         TraceFormat::Mcp => super::mcp::is_record(probe.first())

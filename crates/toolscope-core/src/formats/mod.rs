@@ -37,6 +37,7 @@ pub(crate) use detect::detect as detect_format;
 pub mod eval_cases;
 mod exchange;
 pub mod gemini;
+mod gemini_cli;
 pub mod inspect;
 pub mod langfuse;
 mod langsmith;
@@ -113,11 +114,13 @@ pub enum TraceFormat {
     AgentsSdk,
     /// LangSmith run exports (`run_type` llm / tool / chain), flat or as run trees.
     Langsmith,
+    /// Gemini CLI chat recordings (JSON Lines of messages with `toolCalls`, or one document).
+    GeminiCli,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 18] = [
+    pub const ALL: [TraceFormat; 19] = [
         // Before `native`, whose records need only a `session_id`: an MCP log record may name
         // its session beside the message, and a LangSmith run names its project so.
         TraceFormat::Mcp,
@@ -126,6 +129,7 @@ impl TraceFormat {
         TraceFormat::ClaudeCode,
         TraceFormat::CodexCli,
         TraceFormat::AgentsSdk,
+        TraceFormat::GeminiCli,
         TraceFormat::TauBench,
         TraceFormat::Bfcl,
         TraceFormat::Inspect,
@@ -161,6 +165,7 @@ impl TraceFormat {
             TraceFormat::Mcp => "mcp",
             TraceFormat::AgentsSdk => "agents_sdk",
             TraceFormat::Langsmith => "langsmith",
+            TraceFormat::GeminiCli => "gemini_cli",
         }
     }
 
@@ -297,6 +302,7 @@ pub fn read_traces_reporting(
         TraceFormat::Mcp => read.sessions = mcp::read(file, &split, diagnostics),
         TraceFormat::AgentsSdk => read.sessions = agents_sdk::read(file, &split, diagnostics),
         TraceFormat::Langsmith => read.sessions = langsmith::read(file, &split, diagnostics),
+        TraceFormat::GeminiCli => read.sessions = gemini_cli::read(file, &split, diagnostics),
         TraceFormat::TauBench => {
             let (sessions, tasks) = tau_bench::read(file, &split, diagnostics);
             read.sessions = sessions;
