@@ -69,6 +69,15 @@ pub(crate) trait Dialect {
                 .map_or_else(|| error.to_string(), str::to_string),
         )
     }
+    /// Whether a bare response record is a chunk of a streamed response that later records
+    /// continue (it is not the last).
+    fn is_stream_chunk(_value: &Value) -> bool {
+        false
+    }
+    /// One response from a streamed response's chunks, in order.
+    fn merge_stream(chunks: Vec<Value>) -> Value {
+        chunks.into_iter().last().unwrap_or(Value::Null)
+    }
     /// What records of this format look like, for the diagnostic on a record it cannot read.
     const EXPECTED: &'static str;
 }
@@ -111,48 +120,79 @@ pub(crate) fn read<D: Dialect>(
     let mut threads = Threads::default();
     let mut loose: Option<Conversation> = None;
     let mut loose_count = 0;
-    for record in &split.records {
-        let Some(value) = parse_value(file, record, diagnostics) else {
-            continue;
-        };
+    // Chunks of a streamed response, merged into one response when its last chunk arrives.
+    let mut stream: Vec<Value> = Vec::new();
+    let mut stream_line = 0;
+    let mut handle = |value: Value, line: usize, diagnostics: &mut Vec<Diagnostic>| {
         if D::is_message(&value) {
             let conversation =
-                loose.get_or_insert_with(|| Conversation::new(stem.to_string(), file, record.line));
-            conversation.set_line(record.line);
+                loose.get_or_insert_with(|| Conversation::new(stem.to_string(), file, line));
+            conversation.set_line(line);
             loose_count += 1;
             let place = format!("message {loose_count}");
             D::add_message(conversation, &value, &place, diagnostics);
-            continue;
+            return;
         }
         let exchanges = match exchanges_of::<D>(value) {
             Ok(exchanges) => exchanges,
             Err(Unread::OtherFormat(value)) => {
-                diagnostics.push(not_of_format(file, record.line, &value, D::EXPECTED));
-                continue;
+                diagnostics.push(not_of_format(file, line, &value, D::EXPECTED));
+                return;
             }
             Err(Unread::Broken(message)) => {
-                diagnostics.push(Diagnostic::error(file, Some(record.line), message));
-                continue;
+                diagnostics.push(Diagnostic::error(file, Some(line), message));
+                return;
             }
         };
         let first_thread = threads.list.len();
         for exchange in exchanges {
             if let Some(failure) = &exchange.failure {
-                diagnostics.push(Diagnostic::warning(
-                    file,
-                    Some(record.line),
-                    failure.clone(),
-                ));
+                diagnostics.push(Diagnostic::warning(file, Some(line), failure.clone()));
             }
             if let Some(failure) = exchange.response.as_ref().and_then(D::failure) {
                 diagnostics.push(Diagnostic::warning(
                     file,
-                    Some(record.line),
+                    Some(line),
                     format!("a response reports a failed request: {failure}"),
                 ));
             }
-            join::<D>(&mut threads, first_thread, exchange, stem, record.line);
+            join::<D>(&mut threads, first_thread, exchange, stem, line);
         }
+    };
+    for record in &split.records {
+        let Some(value) = parse_value(file, record, diagnostics) else {
+            continue;
+        };
+        let is_bare_response = D::is_response(&value) && !D::is_request(&value);
+        if !stream.is_empty() {
+            if is_bare_response {
+                let is_last = !D::is_stream_chunk(&value);
+                stream.push(value);
+                if is_last {
+                    handle(
+                        D::merge_stream(std::mem::take(&mut stream)),
+                        stream_line,
+                        diagnostics,
+                    );
+                }
+                continue;
+            }
+            // A stream that never finished is still one response.
+            handle(
+                D::merge_stream(std::mem::take(&mut stream)),
+                stream_line,
+                diagnostics,
+            );
+        }
+        if is_bare_response && D::is_stream_chunk(&value) {
+            stream.push(value);
+            stream_line = record.line;
+            continue;
+        }
+        handle(value, record.line, diagnostics);
+    }
+    if !stream.is_empty() {
+        handle(D::merge_stream(stream), stream_line, diagnostics);
     }
     let mut tool_lists = ToolLists::default();
     let mut sessions: Vec<Session> = loose.into_iter().map(Conversation::finish).collect();

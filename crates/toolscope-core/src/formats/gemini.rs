@@ -25,6 +25,79 @@ use crate::diagnostic::Diagnostic;
 /// The Gemini dialect.
 pub(crate) struct Gemini;
 
+/// Whether a response is a streamed chunk that more chunks follow: its first candidate has no
+/// `finishReason` yet (the last chunk of a stream, and every unstreamed response, has one).
+fn is_unfinished_chunk(value: &Value) -> bool {
+    value
+        .get("candidates")
+        .and_then(|candidates| candidates.get(0))
+        .is_some_and(|candidate| either(candidate, "finishReason", "finish_reason").is_none())
+}
+
+/// One response from a stream's chunks (`streamGenerateContent`): the first candidate's parts in
+/// order, a text part continuing the text of the chunk before it (a call's parts, and a reply's
+/// text, can be spread over chunks); the rest of the response from the last chunk.
+fn merge_chunks(chunks: Vec<Value>) -> Value {
+    let mut merged: Option<Value> = None;
+    let mut parts: Vec<Value> = Vec::new();
+    let mut role: Option<Value> = None;
+    for chunk in chunks {
+        let content = chunk
+            .get("candidates")
+            .and_then(|candidates| candidates.get(0))
+            .and_then(|candidate| candidate.get("content"));
+        if let Some(content) = content {
+            role = role.or_else(|| content.get("role").cloned());
+            for part in content
+                .get("parts")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let text = part.get("text").and_then(Value::as_str);
+                let is_thought = part.get("thought").and_then(Value::as_bool) == Some(true);
+                let previous = parts.last_mut().filter(|previous| {
+                    previous.get("text").is_some()
+                        && (previous.get("thought").and_then(Value::as_bool) == Some(true))
+                            == is_thought
+                        && previous.as_object().is_some_and(|map| {
+                            map.keys()
+                                .all(|key| matches!(key.as_str(), "text" | "thought"))
+                        })
+                });
+                match (text, previous) {
+                    (Some(text), Some(previous)) => {
+                        let joined = format!(
+                            "{}{text}",
+                            previous
+                                .get("text")
+                                .and_then(Value::as_str)
+                                .unwrap_or_default()
+                        );
+                        previous["text"] = Value::from(joined);
+                    }
+                    _ => parts.push(part.clone()),
+                }
+            }
+        }
+        merged = Some(chunk);
+    }
+    let mut merged = merged.unwrap_or(Value::Null);
+    if let Some(candidate) = merged
+        .get_mut("candidates")
+        .and_then(|candidates| candidates.get_mut(0))
+        .and_then(Value::as_object_mut)
+    {
+        let mut content = serde_json::Map::new();
+        if let Some(role) = role {
+            content.insert("role".into(), role);
+        }
+        content.insert("parts".into(), Value::Array(parts));
+        candidate.insert("content".into(), Value::Object(content));
+    }
+    merged
+}
+
 /// A field by its REST (camelCase) or Python SDK (snake_case) name.
 fn either<'v>(value: &'v Value, camel: &str, snake: &str) -> Option<&'v Value> {
     value.get(camel).or_else(|| value.get(snake))
@@ -53,7 +126,19 @@ impl Dialect for Gemini {
             .unwrap_or_default()
     }
 
+    fn is_stream_chunk(value: &Value) -> bool {
+        is_unfinished_chunk(value)
+    }
+
+    fn merge_stream(chunks: Vec<Value>) -> Value {
+        merge_chunks(chunks)
+    }
+
     fn response_messages(body: &Value) -> Vec<Value> {
+        // A logged `streamGenerateContent` response is the list of its chunks.
+        if let Value::Array(chunks) = body {
+            return Self::response_messages(&merge_chunks(chunks.clone()));
+        }
         // Only the first candidate continues the conversation.
         body.get("candidates")
             .and_then(|candidates| candidates.get(0))
