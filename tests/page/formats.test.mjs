@@ -21,7 +21,7 @@ function samples() {
     .filter((entry) => entry.isDirectory() && !entry.name.startsWith('same_conversation'))
     .flatMap((entry) => {
       const files = readdirSync(join(FORMATS, entry.name))
-        .filter((name) => /\.(json|jsonl|eval)$/.test(name))
+        .filter((name) => /\.(json|jsonl|eval|traj)$/.test(name))
         .sort();
       const archives = files.filter((name) => name.endsWith('.eval') && name !== files[0]);
       return [files[0], ...archives].filter(Boolean).map((name) => join(FORMATS, entry.name, name));
@@ -35,7 +35,7 @@ test('there is a real sample for each family', () => {
 });
 
 for (const path of samples()) {
-  test(`a real ${basename(dirname(path))} export gives the CLI's report (${basename(path)})`, async () => {
+  test(`a ${basename(dirname(path))} sample gives the CLI's report (${basename(path)})`, async () => {
     const errors = [];
     const page = await open(shared.browser, shared.server.url, errors);
     await loadFiles(page, [path]);

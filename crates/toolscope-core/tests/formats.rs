@@ -255,6 +255,11 @@ fn gemini_cli_fixtures_read_as_their_snapshots() {
 }
 
 #[test]
+fn swe_agent_fixtures_read_as_their_snapshots() {
+    snapshot_family("swe_agent", TraceFormat::SweAgent);
+}
+
+#[test]
 fn openai_responses_fixtures_read_as_their_snapshots() {
     snapshot_family("openai_responses", TraceFormat::OpenaiResponses);
 }

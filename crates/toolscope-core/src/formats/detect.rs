@@ -118,6 +118,7 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::GeminiCli => {
             "a {\"sessionId\", \"projectHash\"} line or document, then messages (Gemini CLI)"
         }
+        TraceFormat::SweAgent => "a trajectory with \"history\" messages (SWE-agent .traj)",
         TraceFormat::Langsmith => "runs with \"run_type\" and \"inputs\"/\"outputs\" (LangSmith)",
         TraceFormat::Mcp => {
             "JSON-RPC 2.0 messages (\"jsonrpc\": \"2.0\"), bare or in a log record (MCP)"
@@ -165,6 +166,8 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
             .then_some("traces and spans with \"object\": \"trace.span\": OpenAI Agents SDK export"),
         TraceFormat::GeminiCli => super::gemini_cli::is_record(probe.first())
             .then_some("a recording with \"sessionId\" and \"projectHash\": Gemini CLI chat"),
+        TraceFormat::SweAgent => super::swe_agent::is_trajectory(probe.first())
+            .then_some("a trajectory with \"history\" messages: SWE-agent"),
         TraceFormat::Langsmith => super::langsmith::is_run(probe.first())
             .then_some("runs with \"run_type\" and \"inputs\"/\"outputs\": LangSmith run export"),
         TraceFormat::Mcp => super::mcp::is_record(probe.first())

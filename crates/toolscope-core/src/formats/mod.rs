@@ -55,6 +55,7 @@ mod otlp;
 mod otlp_json;
 mod python_literal;
 pub mod seed_calls;
+mod swe_agent;
 pub mod tau_bench;
 
 use serde::{Deserialize, Serialize};
@@ -116,11 +117,13 @@ pub enum TraceFormat {
     Langsmith,
     /// Gemini CLI chat recordings (JSON Lines of messages with `toolCalls`, or one document).
     GeminiCli,
+    /// SWE-agent trajectories (`.traj`: `history`, `trajectory`, `info`).
+    SweAgent,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 19] = [
+    pub const ALL: [TraceFormat; 20] = [
         // Before `native`, whose records need only a `session_id`: an MCP log record may name
         // its session beside the message, and a LangSmith run names its project so.
         TraceFormat::Mcp,
@@ -130,6 +133,7 @@ impl TraceFormat {
         TraceFormat::CodexCli,
         TraceFormat::AgentsSdk,
         TraceFormat::GeminiCli,
+        TraceFormat::SweAgent,
         TraceFormat::TauBench,
         TraceFormat::Bfcl,
         TraceFormat::Inspect,
@@ -166,6 +170,7 @@ impl TraceFormat {
             TraceFormat::AgentsSdk => "agents_sdk",
             TraceFormat::Langsmith => "langsmith",
             TraceFormat::GeminiCli => "gemini_cli",
+            TraceFormat::SweAgent => "swe_agent",
         }
     }
 
@@ -303,6 +308,7 @@ pub fn read_traces_reporting(
         TraceFormat::AgentsSdk => read.sessions = agents_sdk::read(file, &split, diagnostics),
         TraceFormat::Langsmith => read.sessions = langsmith::read(file, &split, diagnostics),
         TraceFormat::GeminiCli => read.sessions = gemini_cli::read(file, &split, diagnostics),
+        TraceFormat::SweAgent => read.sessions = swe_agent::read(file, &split, diagnostics),
         TraceFormat::TauBench => {
             let (sessions, tasks) = tau_bench::read(file, &split, diagnostics);
             read.sessions = sessions;

@@ -1,0 +1,176 @@
+//! SWE-agent trajectories (`.traj`): `{"history": [...], "trajectory": [...], "info": {...}}`,
+//! one session per file (named after it), read from the `history`, the conversation the model
+//! saw.
+//!
+//! ```json
+//! {"history": [
+//!   {"role": "system", "content": "SETTING: …", "agent": "main"},
+//!   {"role": "user", "content": "We're currently solving the following issue …", "agent": "main"},
+//!   {"role": "assistant", "content": "Let me find it.", "thought": "Let me find it.",
+//!    "action": "find_file missing_colon.py", "agent": "main",
+//!    "tool_calls": [{"id": "call_1", "type": "function",
+//!                    "function": {"name": "find_file", "arguments": "{\"file_name\": \"missing_colon.py\"}"}}]},
+//!   {"role": "tool", "content": "Found 1 matches …", "tool_call_ids": ["call_1"], "agent": "main"}],
+//!  "info": {"exit_status": "submitted"}}
+//! ```
+//! With function calling, an assistant message's `tool_calls` (OpenAI's shape) are the calls and
+//! `tool` messages (`tool_call_ids`) their results. Without it, the assistant's `action` is a
+//! command: a call named by its first word, its arguments `{"command": <the action>}`, answered
+//! by the next user message (the observation). Demonstration messages (`is_demo`) and the system
+//! prompt are not events. The agent is `swe-agent`.
+
+use serde_json::{json, Value};
+
+use super::conversation::{str_field, Conversation};
+use super::odd_record::not_of_format;
+use super::python_literal::python_literal;
+use crate::diagnostic::Diagnostic;
+use crate::json::{parse_value, Split};
+use crate::model::{Args, Session};
+
+/// The agent's id.
+const AGENT: &str = "swe-agent";
+
+/// What the reader expects of a record.
+const EXPECTED: &str =
+    "a SWE-agent trajectory ({\"history\": [messages with \"role\"], \"trajectory\", \"info\"})";
+
+/// Whether a record is a SWE-agent trajectory.
+pub(crate) fn is_trajectory(value: &Value) -> bool {
+    value
+        .get("history")
+        .and_then(Value::as_array)
+        .and_then(|history| history.first())
+        .is_some_and(|message| {
+            message.get("role").is_some()
+                && (message.get("agent").is_some() || message.get("message_type").is_some())
+        })
+}
+
+/// Reads every trajectory of the file.
+pub(crate) fn read(
+    file: &str,
+    split: &Split<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Session> {
+    let stem = super::file_stem(file);
+    let mut sessions = Vec::new();
+    for record in &split.records {
+        let Some(value) = parse_value(file, record, diagnostics) else {
+            continue;
+        };
+        if !is_trajectory(&value) {
+            diagnostics.push(not_of_format(file, record.line, &value, EXPECTED));
+            continue;
+        }
+        let session_id = match split.records.len() {
+            1 => stem.to_string(),
+            _ => format!("{stem}:{}", record.line),
+        };
+        let mut conversation = Conversation::new(session_id, file, record.line);
+        let history = value["history"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        // A command action waiting for its observation (the next user message).
+        let mut waiting_action = false;
+        for (index, message) in history.iter().enumerate() {
+            let place = format!("history message {}", index + 1);
+            if is_demo(message) {
+                continue;
+            }
+            let content =
+                super::content_text(message.get("content").cloned().unwrap_or(Value::Null));
+            match str_field(message, "role") {
+                Some("user") if waiting_action => {
+                    waiting_action = false;
+                    conversation.result(None, Some(content), None, &place, diagnostics);
+                }
+                Some("user") => conversation.user(content),
+                Some("assistant") => {
+                    let thought = str_field(message, "thought").map(str::to_string);
+                    conversation.assistant(thought.unwrap_or(content));
+                    let calls = tool_calls(message.get("tool_calls"));
+                    if calls.is_empty() {
+                        waiting_action =
+                            add_action(&mut conversation, message, &place, diagnostics);
+                    }
+                    for call in &calls {
+                        let function = call.get("function").unwrap_or(call);
+                        conversation.call(
+                            call.get("id").and_then(super::id_text),
+                            str_field(function, "name"),
+                            Args::from_sent(
+                                function.get("arguments").cloned().unwrap_or(json!({})),
+                            ),
+                            &place,
+                            diagnostics,
+                        );
+                    }
+                }
+                Some("tool") => {
+                    let call_id = list_of(message.get("tool_call_ids"))
+                        .first()
+                        .and_then(super::id_text);
+                    conversation.result(call_id, Some(content), None, &place, diagnostics);
+                }
+                _ => {}
+            }
+        }
+        let mut session = conversation.finish();
+        session.agent_id = Some(AGENT.to_string());
+        sessions.push(session);
+    }
+    sessions
+}
+
+/// A command action (no function calling): a call named by the command's first word. Returns
+/// whether a call was made (its observation is the next user message).
+fn add_action(
+    conversation: &mut Conversation,
+    message: &Value,
+    place: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let Some(action) = str_field(message, "action")
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+    else {
+        return false;
+    };
+    let name = action.split_whitespace().next().unwrap_or(action);
+    conversation.call(
+        None,
+        Some(name),
+        Args::Json(json!({ "command": action })),
+        place,
+        diagnostics,
+    );
+    true
+}
+
+/// Whether a message is part of a demonstration shown to the model, not the run.
+fn is_demo(message: &Value) -> bool {
+    match message.get("is_demo") {
+        Some(Value::Bool(flag)) => *flag,
+        Some(Value::String(text)) => text.eq_ignore_ascii_case("true"),
+        _ => false,
+    }
+}
+
+/// A list field, as JSON or as the Python repr some versions wrote.
+fn list_of(value: Option<&Value>) -> Vec<Value> {
+    match value {
+        Some(Value::Array(items)) => items.clone(),
+        Some(Value::String(text)) => match python_literal(text) {
+            Some(Value::Array(items)) => items,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// The message's tool calls.
+fn tool_calls(value: Option<&Value>) -> Vec<Value> {
+    list_of(value)
+}
