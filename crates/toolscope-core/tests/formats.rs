@@ -260,6 +260,11 @@ fn swe_agent_fixtures_read_as_their_snapshots() {
 }
 
 #[test]
+fn openhands_fixtures_read_as_their_snapshots() {
+    snapshot_family("openhands", TraceFormat::Openhands);
+}
+
+#[test]
 fn openai_responses_fixtures_read_as_their_snapshots() {
     snapshot_family("openai_responses", TraceFormat::OpenaiResponses);
 }

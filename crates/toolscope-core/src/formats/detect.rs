@@ -118,6 +118,9 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::GeminiCli => {
             "a {\"sessionId\", \"projectHash\"} line or document, then messages (Gemini CLI)"
         }
+        TraceFormat::Openhands => {
+            "events with \"source\" and \"action\"/\"observation\", or runs with them in \"history\" (OpenHands)"
+        }
         TraceFormat::SweAgent => "a trajectory with \"history\" messages (SWE-agent .traj)",
         TraceFormat::Langsmith => "runs with \"run_type\" and \"inputs\"/\"outputs\" (LangSmith)",
         TraceFormat::Mcp => {
@@ -166,6 +169,8 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
             .then_some("traces and spans with \"object\": \"trace.span\": OpenAI Agents SDK export"),
         TraceFormat::GeminiCli => super::gemini_cli::is_record(probe.first())
             .then_some("a recording with \"sessionId\" and \"projectHash\": Gemini CLI chat"),
+        TraceFormat::Openhands => super::openhands::is_record(probe.first())
+            .then_some("events with \"source\" and \"action\"/\"observation\": OpenHands"),
         TraceFormat::SweAgent => super::swe_agent::is_trajectory(probe.first())
             .then_some("a trajectory with \"history\" messages: SWE-agent"),
         TraceFormat::Langsmith => super::langsmith::is_run(probe.first())

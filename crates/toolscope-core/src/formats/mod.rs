@@ -48,6 +48,7 @@ pub mod native;
 mod odd_record;
 pub mod openai_chat;
 pub mod openai_responses;
+mod openhands;
 pub mod openinference;
 mod otel_events;
 pub mod otel_genai;
@@ -119,11 +120,13 @@ pub enum TraceFormat {
     GeminiCli,
     /// SWE-agent trajectories (`.traj`: `history`, `trajectory`, `info`).
     SweAgent,
+    /// OpenHands event streams (actions and observations) and evaluation outputs.
+    Openhands,
 }
 
 impl TraceFormat {
     /// Every format, in the order detection tries them (most specific first).
-    pub const ALL: [TraceFormat; 20] = [
+    pub const ALL: [TraceFormat; 21] = [
         // Before `native`, whose records need only a `session_id`: an MCP log record may name
         // its session beside the message, and a LangSmith run names its project so.
         TraceFormat::Mcp,
@@ -134,6 +137,7 @@ impl TraceFormat {
         TraceFormat::AgentsSdk,
         TraceFormat::GeminiCli,
         TraceFormat::SweAgent,
+        TraceFormat::Openhands,
         TraceFormat::TauBench,
         TraceFormat::Bfcl,
         TraceFormat::Inspect,
@@ -171,6 +175,7 @@ impl TraceFormat {
             TraceFormat::Langsmith => "langsmith",
             TraceFormat::GeminiCli => "gemini_cli",
             TraceFormat::SweAgent => "swe_agent",
+            TraceFormat::Openhands => "openhands",
         }
     }
 
@@ -309,6 +314,7 @@ pub fn read_traces_reporting(
         TraceFormat::Langsmith => read.sessions = langsmith::read(file, &split, diagnostics),
         TraceFormat::GeminiCli => read.sessions = gemini_cli::read(file, &split, diagnostics),
         TraceFormat::SweAgent => read.sessions = swe_agent::read(file, &split, diagnostics),
+        TraceFormat::Openhands => read.sessions = openhands::read(file, &split, diagnostics),
         TraceFormat::TauBench => {
             let (sessions, tasks) = tau_bench::read(file, &split, diagnostics);
             read.sessions = sessions;

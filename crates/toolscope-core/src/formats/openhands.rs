@@ -1,0 +1,279 @@
+//! OpenHands event streams: a conversation's events as OpenHands saves and replays them (a JSON
+//! array of events, or one per line: one session per file), or evaluation outputs whose lines
+//! carry a run's events in `history` (one session per line, named by `instance_id`).
+//!
+//! ```json
+//! [{"id": 0, "source": "user", "action": "message", "args": {"content": "Rename game.py"}},
+//!  {"id": 5, "source": "agent", "action": "run", "args": {"command": "mv game.py 2048.py"},
+//!   "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "toolu_1",
+//!                          "model_response": {"choices": [{"message": {"tool_calls": [...]}}]}}},
+//!  {"id": 6, "source": "agent", "observation": "run", "cause": 5, "content": "mv: cannot stat",
+//!   "extras": {"metadata": {"exit_code": 1}}, "tool_call_metadata": {"tool_call_id": "toolu_1"}}]
+//! ```
+//! An agent action with `tool_call_metadata` is a call of its `function_name`, its arguments those
+//! the model sent (the `model_response`'s tool call with that id), else the action's `args`; an
+//! agent action without it (OpenHands without function calling) is a call named by the action
+//! (`run`, `edit`, `browse`…). The action's `thought` is the agent's text before it. An
+//! observation answering a call (by `tool_call_id`, else by `cause`) is its result: `content`,
+//! an error when the observation is `error` or a command's `extras.metadata.exit_code` is not 0
+//! (`-1`, a command still running or timed out, says nothing).
+//! `message` actions are the user's and the agent's words; the environment's events (state
+//! changes, recalls, system prompts) are not events. The agent is `openhands`.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::conversation::{str_field, Conversation};
+use super::odd_record::not_of_format;
+use crate::diagnostic::Diagnostic;
+use crate::json::{parse_value, Split};
+use crate::model::{Args, Session};
+
+/// The agent's id.
+const AGENT: &str = "openhands";
+
+/// What the reader expects of a record.
+const EXPECTED: &str =
+    "an OpenHands event ({\"source\", \"action\" or \"observation\"}) or a run with its events in \"history\"";
+
+/// Agent actions that are not calls: words, bookkeeping.
+const NOT_CALLS: [&str; 7] = [
+    "message",
+    "system",
+    "change_agent_state",
+    "recall",
+    "null",
+    "condensation",
+    "condensation_request",
+];
+
+/// Arguments OpenHands adds to an action that the model did not send.
+const ADDED_ARGS: [&str; 5] = [
+    "thought",
+    "impl_source",
+    "translated_ipython_code",
+    "security_risk",
+    "confirmation_state",
+];
+
+/// Whether a value is one OpenHands event.
+fn is_event(value: &Value) -> bool {
+    value.get("source").is_some_and(Value::is_string)
+        && (value.get("action").is_some() || value.get("observation").is_some())
+}
+
+/// Whether a record is an OpenHands event, or a run whose `history` holds them.
+pub(crate) fn is_record(value: &Value) -> bool {
+    is_event(value)
+        || value
+            .get("history")
+            .and_then(Value::as_array)
+            .and_then(|history| history.first())
+            .is_some_and(is_event)
+}
+
+/// Reads every session of the file.
+pub(crate) fn read(
+    file: &str,
+    split: &Split<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Session> {
+    let stem = super::file_stem(file);
+    let mut sessions = Vec::new();
+    // Loose events (the file is a stream): one session, read when the file ends.
+    let mut stream: Vec<(Value, usize)> = Vec::new();
+    for record in &split.records {
+        let Some(mut value) = parse_value(file, record, diagnostics) else {
+            continue;
+        };
+        if is_event(&value) {
+            stream.push((value, record.line));
+            continue;
+        }
+        if !is_record(&value) {
+            diagnostics.push(not_of_format(file, record.line, &value, EXPECTED));
+            continue;
+        }
+        let session_id = value
+            .get("instance_id")
+            .and_then(super::id_text)
+            .unwrap_or_else(|| format!("{stem}:{}", record.line));
+        let events = match value.get_mut("history").map(Value::take) {
+            Some(Value::Array(events)) => events,
+            _ => Vec::new(),
+        };
+        let events: Vec<(Value, usize)> = events
+            .into_iter()
+            .map(|event| (event, record.line))
+            .collect();
+        sessions.push(session_of(file, session_id, &events, diagnostics));
+    }
+    if !stream.is_empty() {
+        sessions.insert(0, session_of(file, stem.to_string(), &stream, diagnostics));
+    }
+    sessions
+}
+
+/// One session from its events, in order.
+fn session_of(
+    file: &str,
+    session_id: String,
+    events: &[(Value, usize)],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Session {
+    let line = events.first().map_or(0, |(_, line)| *line);
+    let mut conversation = Conversation::new(session_id, file, line);
+    conversation.set_started_at(
+        events
+            .first()
+            .and_then(|(event, _)| str_field(event, "timestamp"))
+            .map(str::to_string),
+    );
+    // The call each action made, by the action's event id.
+    let mut calls_by_event: HashMap<String, String> = HashMap::new();
+    for (index, (event, line)) in events.iter().enumerate() {
+        conversation.set_line(*line);
+        let place = format!("event {}", index + 1);
+        if let Some(action) = str_field(event, "action") {
+            add_action(
+                &mut conversation,
+                event,
+                action,
+                &mut calls_by_event,
+                &place,
+                diagnostics,
+            );
+        } else if let Some(observation) = str_field(event, "observation") {
+            add_observation(
+                &mut conversation,
+                event,
+                observation,
+                &calls_by_event,
+                &place,
+                diagnostics,
+            );
+        }
+    }
+    let mut session = conversation.finish();
+    session.agent_id = Some(AGENT.to_string());
+    session
+}
+
+fn add_action(
+    conversation: &mut Conversation,
+    event: &Value,
+    action: &str,
+    calls_by_event: &mut HashMap<String, String>,
+    place: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let args = event.get("args");
+    let source = str_field(event, "source");
+    if action == "message" {
+        let text = args
+            .and_then(|args| str_field(args, "content"))
+            .or_else(|| str_field(event, "message"))
+            .unwrap_or_default()
+            .to_string();
+        match source {
+            Some("user") => conversation.user(text),
+            Some("agent") => conversation.assistant(text),
+            _ => {}
+        }
+        return;
+    }
+    let metadata = event.get("tool_call_metadata").filter(|m| !m.is_null());
+    if source != Some("agent") || (metadata.is_none() && NOT_CALLS.contains(&action)) {
+        return;
+    }
+    if let Some(thought) = args.and_then(|args| str_field(args, "thought")) {
+        conversation.assistant(thought.to_string());
+    }
+    let event_id = event.get("id").and_then(super::id_text);
+    let call_id = metadata
+        .and_then(|metadata| str_field(metadata, "tool_call_id"))
+        .map(str::to_string)
+        .or_else(|| event_id.as_ref().map(|id| format!("event-{id}")));
+    let name = metadata
+        .and_then(|metadata| str_field(metadata, "function_name"))
+        .unwrap_or(action);
+    let sent = metadata.and_then(|metadata| sent_arguments(metadata, call_id.as_deref()?));
+    let args = match sent {
+        Some(arguments) => Args::from_sent(arguments),
+        None => Args::Json(Value::Object(model_args(args))),
+    };
+    if let (Some(event_id), Some(call_id)) = (event_id, &call_id) {
+        calls_by_event.insert(event_id, call_id.clone());
+    }
+    conversation.call(call_id, Some(name), args, place, diagnostics);
+}
+
+/// The arguments the model sent for a call, from the model response OpenHands kept.
+fn sent_arguments(metadata: &Value, call_id: &str) -> Option<Value> {
+    metadata
+        .get("model_response")?
+        .get("choices")?
+        .get(0)?
+        .get("message")?
+        .get("tool_calls")?
+        .as_array()?
+        .iter()
+        .find(|call| str_field(call, "id") == Some(call_id))?
+        .get("function")?
+        .get("arguments")
+        .cloned()
+}
+
+/// An action's arguments without those OpenHands adds.
+fn model_args(args: Option<&Value>) -> Map<String, Value> {
+    let mut map = args.and_then(Value::as_object).cloned().unwrap_or_default();
+    for key in ADDED_ARGS {
+        map.remove(key);
+    }
+    map
+}
+
+fn add_observation(
+    conversation: &mut Conversation,
+    event: &Value,
+    observation: &str,
+    calls_by_event: &HashMap<String, String>,
+    place: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let by_metadata = event
+        .get("tool_call_metadata")
+        .and_then(|metadata| str_field(metadata, "tool_call_id"))
+        .map(str::to_string);
+    let by_cause = event
+        .get("cause")
+        .and_then(super::id_text)
+        .and_then(|cause| calls_by_event.get(&cause).cloned());
+    let Some(call_id) = by_metadata.or(by_cause) else {
+        // State changes, recalls and the answers to messages carry no result.
+        return;
+    };
+    if conversation.is_answered(&call_id) || !conversation.has_call(&call_id) {
+        return;
+    }
+    let content = event
+        .get("content")
+        .cloned()
+        .map(super::content_text)
+        .filter(|text| !text.is_empty())
+        .or_else(|| str_field(event, "message").map(str::to_string))
+        .unwrap_or_default();
+    let exit_code = event
+        .get("extras")
+        .and_then(|extras| extras.get("metadata"))
+        .and_then(|metadata| metadata.get("exit_code"))
+        .and_then(Value::as_i64);
+    // `-1` is OpenHands' "no exit code": a command still running (a server) or timed out.
+    let is_error = if observation == "error" {
+        Some(true)
+    } else {
+        exit_code.filter(|&code| code != -1).map(|code| code != 0)
+    };
+    conversation.result(Some(call_id), Some(content), is_error, place, diagnostics);
+}
