@@ -35,7 +35,7 @@ test('there is a real sample for each family', () => {
 });
 
 for (const path of samples()) {
-  test(`a ${basename(dirname(path))} sample gives the CLI's report (${basename(path)})`, async () => {
+  test(`the ${basename(dirname(path))} sample gives the CLI's report (${basename(path)})`, async () => {
     const errors = [];
     const page = await open(shared.browser, shared.server.url, errors);
     await loadFiles(page, [path]);

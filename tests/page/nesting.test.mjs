@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  useBrowser, open, loadFiles, waitForReport, cliReport, downloadText, ROOT,
+  useBrowser, open, loadFiles, waitForReport, waitForText, card, cliReport, downloadText, ROOT,
 } from './support.mjs';
 
 const DIR = join(ROOT, 'crates', 'toolscope-core', 'tests', 'fixtures', 'formats', 'claude_code');
@@ -46,5 +46,23 @@ test('a subagent and its parent link to each other, as the CLI reports them', as
   await atCall.click();
   await parentLink.waitFor();
   assert.equal(await page.getByTestId('session-title').innerText(), CHILD_ID);
+  assert.deepEqual(errors, []);
+});
+
+test('the agent filter separates the main agent from its subagents', async () => {
+  const expected = JSON.parse(cliReport(DIR, { traces: [MAIN, AGENT] }));
+  const agents = [...new Set(expected.sessions.map((row) => row.agent_id))].sort();
+  assert.deepEqual(agents, ['claude-code', 'claude-code/general-purpose']);
+  const errors = [];
+  const page = await open(shared.browser, shared.server.url, errors);
+  await loadFiles(page, [join(DIR, MAIN), join(DIR, AGENT)]);
+  await waitForReport(page);
+  for (const agent of agents) {
+    await page.getByTestId('filter-agent').selectOption(agent);
+    const mine = expected.sessions.filter((row) => row.agent_id === agent);
+    const calls = mine.reduce((sum, row) => sum + row.calls, 0);
+    await waitForText(page.getByTestId('ov-sessions').getByTestId('value'), String(mine.length));
+    assert.equal((await card(page, 'ov-calls')).value, String(calls), agent);
+  }
   assert.deepEqual(errors, []);
 });
