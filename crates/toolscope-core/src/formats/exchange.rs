@@ -69,9 +69,13 @@ pub(crate) trait Dialect {
                 .map_or_else(|| error.to_string(), str::to_string),
         )
     }
-    /// Whether a bare response record is a chunk of a streamed response that later records
-    /// continue (it is not the last).
+    /// Whether a bare response record is a chunk of a streamed response (one that may start a
+    /// stream).
     fn is_stream_chunk(_value: &Value) -> bool {
+        false
+    }
+    /// Whether `next` continues the streamed response whose chunks so far are `stream`.
+    fn continues_stream(_stream: &[Value], _next: &Value) -> bool {
         false
     }
     /// One response from a streamed response's chunks, in order.
@@ -165,19 +169,11 @@ pub(crate) fn read<D: Dialect>(
         };
         let is_bare_response = D::is_response(&value) && !D::is_request(&value);
         if !stream.is_empty() {
-            if is_bare_response {
-                let is_last = !D::is_stream_chunk(&value);
+            if is_bare_response && D::continues_stream(&stream, &value) {
                 stream.push(value);
-                if is_last {
-                    handle(
-                        D::merge_stream(std::mem::take(&mut stream)),
-                        stream_line,
-                        diagnostics,
-                    );
-                }
                 continue;
             }
-            // A stream that never finished is still one response.
+            // The stream is complete (or was cut short: still one response).
             handle(
                 D::merge_stream(std::mem::take(&mut stream)),
                 stream_line,

@@ -130,6 +130,11 @@ impl Dialect for Gemini {
         is_unfinished_chunk(value)
     }
 
+    fn continues_stream(stream: &[Value], next: &Value) -> bool {
+        // Chunks follow until one has a `finishReason`.
+        next.get("candidates").is_some() && stream.last().is_some_and(is_unfinished_chunk)
+    }
+
     fn merge_stream(chunks: Vec<Value>) -> Value {
         merge_chunks(chunks)
     }

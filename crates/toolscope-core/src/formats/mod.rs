@@ -47,6 +47,7 @@ pub(crate) use nesting::link_subagents;
 pub mod native;
 mod odd_record;
 pub mod openai_chat;
+mod openai_chat_stream;
 pub mod openai_responses;
 mod openhands;
 pub mod openinference;

@@ -33,7 +33,23 @@ impl Dialect for OpenAiChat {
         value.get("choices").is_some_and(Value::is_array)
     }
 
+    fn is_stream_chunk(value: &Value) -> bool {
+        super::openai_chat_stream::is_chunk(value)
+    }
+
+    fn continues_stream(stream: &[Value], next: &Value) -> bool {
+        super::openai_chat_stream::continues(stream, next)
+    }
+
+    fn merge_stream(chunks: Vec<Value>) -> Value {
+        super::openai_chat_stream::merge(chunks)
+    }
+
     fn response_messages(body: &Value) -> Vec<Value> {
+        // A logged streamed response is the list of its chunks.
+        if let Value::Array(chunks) = body {
+            return Self::response_messages(&super::openai_chat_stream::merge(chunks.clone()));
+        }
         // Only the first choice continues the conversation (n > 1 samples alternatives).
         body.get("choices")
             .and_then(|choices| choices.get(0))
