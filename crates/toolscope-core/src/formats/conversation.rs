@@ -77,6 +77,11 @@ impl Conversation {
         }
     }
 
+    /// The session's id.
+    pub(crate) fn session_id(&self) -> &str {
+        &self.session_id
+    }
+
     /// Names the agent that ran the session.
     pub(crate) fn set_agent_id(&mut self, agent_id: Option<String>) {
         if agent_id.is_some() {

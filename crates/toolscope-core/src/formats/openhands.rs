@@ -18,7 +18,9 @@
 //! an error when the observation is `error` or a command's `extras.metadata.exit_code` is not 0
 //! (`-1`, a command still running or timed out, says nothing).
 //! `message` actions are the user's and the agent's words; the environment's events (state
-//! changes, recalls, system prompts) are not events. The agent is `openhands`.
+//! changes, recalls, system prompts) are not events. The agent is `openhands`. A `delegate`
+//! action's events, up to the `delegate` observation that answers it, are the delegate's own
+//! session (agent `openhands/<agent>`), linked to the delegating call.
 
 use std::collections::HashMap;
 
@@ -28,7 +30,7 @@ use super::conversation::{str_field, Conversation};
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_value, Split};
-use crate::model::{Args, Session};
+use crate::model::{Args, ParentLink, Session};
 
 /// The agent's id.
 const AGENT: &str = "openhands";
@@ -107,10 +109,11 @@ pub(crate) fn read(
             .into_iter()
             .map(|event| (event, record.line))
             .collect();
-        sessions.push(session_of(file, session_id, &events, diagnostics));
+        sessions.extend(session_of(file, session_id, &events, diagnostics));
     }
     if !stream.is_empty() {
-        sessions.insert(0, session_of(file, stem.to_string(), &stream, diagnostics));
+        let streamed = session_of(file, stem.to_string(), &stream, diagnostics);
+        sessions.splice(0..0, streamed);
     }
     sessions
 }
@@ -121,32 +124,67 @@ fn session_of(
     session_id: String,
     events: &[(Value, usize)],
     diagnostics: &mut Vec<Diagnostic>,
-) -> Session {
+) -> Vec<Session> {
     let line = events.first().map_or(0, |(_, line)| *line);
-    let mut conversation = Conversation::new(session_id, file, line);
-    conversation.set_started_at(
+    let mut main = Conversation::new(session_id.clone(), file, line);
+    main.set_started_at(
         events
             .first()
             .and_then(|(event, _)| str_field(event, "timestamp"))
             .map(str::to_string),
     );
+    // The conversations being read: the main agent's, then each delegate it is waiting on.
+    let mut stack: Vec<Delegate> = vec![Delegate {
+        conversation: main,
+        agent_id: AGENT.to_string(),
+        parent: None,
+    }];
+    let mut finished: Vec<Session> = Vec::new();
+    let mut delegates = 0;
     // The call each action made, by the action's event id.
     let mut calls_by_event: HashMap<String, String> = HashMap::new();
     for (index, (event, line)) in events.iter().enumerate() {
-        conversation.set_line(*line);
         let place = format!("event {}", index + 1);
+        // A delegate's answer ends it: its session is done, and the answer is the result of the
+        // call that started it.
+        let cause = event.get("cause").and_then(super::id_text);
+        let ends_delegate = str_field(event, "observation") == Some("delegate")
+            && stack.len() > 1
+            && cause.is_some()
+            && stack
+                .last()
+                .and_then(|top| top.parent.as_ref())
+                .map(|p| &p.0)
+                == cause.as_ref();
+        if ends_delegate {
+            let delegate = stack.pop().expect("more than the main conversation");
+            finished.push(delegate.finish(&session_id, &stack));
+        }
+        let top = stack.last_mut().expect("the main conversation stays");
+        top.conversation.set_line(*line);
         if let Some(action) = str_field(event, "action") {
             add_action(
-                &mut conversation,
+                &mut top.conversation,
                 event,
                 action,
                 &mut calls_by_event,
                 &place,
                 diagnostics,
             );
+            if action == "delegate" && str_field(event, "source") == Some("agent") {
+                delegates += 1;
+                stack.push(Delegate::start(
+                    event,
+                    &session_id,
+                    delegates,
+                    &calls_by_event,
+                    file,
+                    *line,
+                ));
+            }
         } else if let Some(observation) = str_field(event, "observation") {
             add_observation(
-                &mut conversation,
+                &mut top.conversation,
                 event,
                 observation,
                 &calls_by_event,
@@ -155,9 +193,75 @@ fn session_of(
             );
         }
     }
-    let mut session = conversation.finish();
-    session.agent_id = Some(AGENT.to_string());
-    session
+    // Delegates still running when the stream ends are sessions too.
+    while stack.len() > 1 {
+        let delegate = stack.pop().expect("more than the main conversation");
+        finished.push(delegate.finish(&session_id, &stack));
+    }
+    let main = stack.pop().expect("the main conversation");
+    let mut sessions = vec![main.finish(&session_id, &[])];
+    sessions.extend(finished);
+    sessions
+}
+
+/// A conversation being read: the main agent's or a delegate's.
+struct Delegate {
+    conversation: Conversation,
+    agent_id: String,
+    /// For a delegate: the event id of the `delegate` action and the call it made.
+    parent: Option<(String, Option<String>)>,
+}
+
+impl Delegate {
+    /// The delegate a `delegate` action starts: its own session, its task the first user turn.
+    fn start(
+        event: &Value,
+        session_id: &str,
+        number: usize,
+        calls_by_event: &HashMap<String, String>,
+        file: &str,
+        line: usize,
+    ) -> Delegate {
+        let args = event.get("args");
+        let agent = args
+            .and_then(|args| str_field(args, "agent"))
+            .unwrap_or("delegate");
+        let mut conversation =
+            Conversation::new(format!("{session_id}/delegate-{number}"), file, line);
+        let task =
+            args.and_then(|args| args.get("inputs"))
+                .map(|inputs| match inputs.get("task") {
+                    Some(task) => super::content_text(task.clone()),
+                    None => super::content_text(inputs.clone()),
+                });
+        if let Some(task) = task.filter(|task| !task.trim().is_empty()) {
+            conversation.user(task);
+        }
+        let event_id = event.get("id").and_then(super::id_text).unwrap_or_default();
+        let call_id = calls_by_event.get(&event_id).cloned();
+        Delegate {
+            conversation,
+            agent_id: format!("{AGENT}/{agent}"),
+            parent: Some((event_id, call_id)),
+        }
+    }
+
+    /// The finished session, linked to the conversation it was delegated from.
+    fn finish(self, session_id: &str, stack: &[Delegate]) -> Session {
+        let mut session = self.conversation.finish();
+        session.agent_id = Some(self.agent_id);
+        if let Some((_, call_id)) = self.parent {
+            let parent = stack.last().map_or_else(
+                || session_id.to_string(),
+                |parent| parent.conversation.session_id().to_string(),
+            );
+            session.parent = Some(ParentLink {
+                session_id: parent,
+                call_id,
+            });
+        }
+        session
+    }
 }
 
 fn add_action(
