@@ -35,7 +35,23 @@ impl Dialect for Anthropic {
         value.get("content").is_some_and(Value::is_array)
     }
 
+    fn is_stream_chunk(value: &Value) -> bool {
+        super::anthropic_stream::is_start(value)
+    }
+
+    fn continues_stream(stream: &[Value], next: &Value) -> bool {
+        super::anthropic_stream::continues(stream, next)
+    }
+
+    fn merge_stream(events: Vec<Value>) -> Value {
+        super::anthropic_stream::merge(events)
+    }
+
     fn response_messages(body: &Value) -> Vec<Value> {
+        // A logged streamed response is the list of its events.
+        if let Value::Array(events) = body {
+            return Self::response_messages(&super::anthropic_stream::merge(events.clone()));
+        }
         if body.get("content").is_some() {
             let mut message = body.clone();
             if message.get("role").is_none() {

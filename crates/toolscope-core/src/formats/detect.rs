@@ -296,6 +296,8 @@ fn recognise_anthropic(probe: &Probe) -> Option<&'static str> {
             && body.get("content").is_some_and(Value::is_array)
     }) {
         Some("a response of type \"message\" with content blocks: Anthropic Messages")
+    } else if probe.any_body(super::anthropic_stream::is_start) {
+        Some("a streamed response (\"message_start\" events): Anthropic Messages")
     } else {
         None
     }

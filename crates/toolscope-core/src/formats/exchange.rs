@@ -69,8 +69,8 @@ pub(crate) trait Dialect {
                 .map_or_else(|| error.to_string(), str::to_string),
         )
     }
-    /// Whether a bare response record is a chunk of a streamed response (one that may start a
-    /// stream).
+    /// Whether a record starts a streamed response (a chunk or event that later records may
+    /// continue).
     fn is_stream_chunk(_value: &Value) -> bool {
         false
     }
@@ -167,9 +167,8 @@ pub(crate) fn read<D: Dialect>(
         let Some(value) = parse_value(file, record, diagnostics) else {
             continue;
         };
-        let is_bare_response = D::is_response(&value) && !D::is_request(&value);
         if !stream.is_empty() {
-            if is_bare_response && D::continues_stream(&stream, &value) {
+            if D::continues_stream(&stream, &value) {
                 stream.push(value);
                 continue;
             }
@@ -180,7 +179,7 @@ pub(crate) fn read<D: Dialect>(
                 diagnostics,
             );
         }
-        if is_bare_response && D::is_stream_chunk(&value) {
+        if D::is_stream_chunk(&value) {
             stream.push(value);
             stream_line = record.line;
             continue;

@@ -24,6 +24,7 @@
 
 mod agents_sdk;
 pub mod anthropic;
+mod anthropic_stream;
 pub mod bfcl;
 mod bfcl_results;
 mod claude_code;
