@@ -263,6 +263,8 @@ fn recognise_openai_responses(probe: &Probe) -> Option<&'static str> {
                 || body.get("previous_response_id").is_some())
     }) {
         Some("a request with \"input\": OpenAI Responses")
+    } else if probe.any_body(super::openai_responses_stream::is_start) {
+        Some("a streamed response (\"response.created\" events): OpenAI Responses")
     } else {
         None
     }

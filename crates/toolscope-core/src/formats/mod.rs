@@ -50,6 +50,7 @@ mod odd_record;
 pub mod openai_chat;
 mod openai_chat_stream;
 pub mod openai_responses;
+mod openai_responses_stream;
 mod openhands;
 pub mod openinference;
 mod otel_events;

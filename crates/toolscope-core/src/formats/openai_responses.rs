@@ -62,6 +62,18 @@ impl Dialect for OpenAiResponses {
         value.get("output").is_some_and(Value::is_array)
     }
 
+    fn is_stream_chunk(value: &Value) -> bool {
+        super::openai_responses_stream::is_start(value)
+    }
+
+    fn continues_stream(stream: &[Value], next: &Value) -> bool {
+        super::openai_responses_stream::continues(stream, next)
+    }
+
+    fn merge_stream(events: Vec<Value>) -> Value {
+        super::openai_responses_stream::merge(events)
+    }
+
     fn request_messages(body: &Value) -> Vec<Value> {
         match body.get("input") {
             Some(Value::Array(items)) => items.clone(),
