@@ -21,6 +21,10 @@ use crate::diagnostic::Diagnostic;
 ///   starts, and reading goes on at the next line whose first non-blank character is `{` or `[`.
 ///   A stray `,` `:` `]` or `}` between values is an error too (not repeated after such a break).
 ///
+/// - Server-sent events (a capture of a streamed API response: the text starts with `event:` or
+///   `data:`): [`Layout::Lines`], every `data:` line's payload a record (`[DONE]` and the
+///   `event:`, `id:`, `retry:` and `:` comment lines are not records).
+///
 /// Empty or whitespace-only text gives no records and the error "file is empty".
 pub fn split_records<'a>(
     file: &str,
@@ -36,6 +40,9 @@ pub fn split_records<'a>(
             records: Vec::new(),
         };
     }
+    if is_sse(&text[first..]) {
+        return sse_records(text);
+    }
     if bytes[first] == b'[' {
         if let Some(scan) = scan_array(bytes, first) {
             if skip_ws(bytes, scan.end) == bytes.len() {
@@ -47,6 +54,45 @@ pub fn split_records<'a>(
         lines_records(text)
     } else {
         document_records(file, text, first, diagnostics)
+    }
+}
+
+/// Whether text (from its first non-blank character) is a capture of server-sent events.
+fn is_sse(text: &str) -> bool {
+    text.starts_with("event:") || text.starts_with("data:")
+}
+
+/// The `data:` payloads of server-sent events, each a record at its line.
+fn sse_records(text: &str) -> Split<'_> {
+    let mut records = Vec::new();
+    for (i, raw) in text.split('\n').enumerate() {
+        let bytes = raw.as_bytes();
+        let start = skip_ws(bytes, 0);
+        let line = &raw[start..];
+        let payload_at = match line.strip_prefix("data:") {
+            Some(payload) => start + 5 + (payload.len() - payload.trim_start().len()),
+            None if line.is_empty()
+                || line.starts_with(':')
+                || ["event:", "id:", "retry:"].iter().any(|field| line.starts_with(field)) =>
+            {
+                continue
+            }
+            None => start,
+        };
+        let end = trim_end(bytes, payload_at, bytes.len());
+        if payload_at >= end || &raw[payload_at..end] == "[DONE]" {
+            continue;
+        }
+        records.push(Record {
+            text: &raw[payload_at..end],
+            line: i + 1,
+            column: payload_at + 1,
+            index: records.len(),
+        });
+    }
+    Split {
+        layout: Layout::Lines,
+        records,
     }
 }
 

@@ -274,3 +274,24 @@ fn many_unclosed_values_take_linear_time() {
     assert_eq!(values.len(), 3);
     assert_eq!(diagnostics.len(), 50_000);
 }
+
+#[test]
+fn server_sent_events_give_their_data_payloads_at_their_lines() {
+    let text = "event: message_start\ndata: {\"type\": \"message_start\"}\n\n: keep-alive\nevent: ping\ndata:{\"type\": \"ping\"}\nid: 7\nretry: 1000\n\ndata: [DONE]\nnot a field\n";
+    let (split, diagnostics) = split_text(text);
+    assert!(diagnostics.is_empty());
+    assert_eq!(split.layout, Layout::Lines);
+    let records: Vec<(usize, usize, &str)> = split
+        .records
+        .iter()
+        .map(|record| (record.line, record.column, record.text))
+        .collect();
+    assert_eq!(
+        records,
+        [
+            (2, 7, "{\"type\": \"message_start\"}"),
+            (6, 6, "{\"type\": \"ping\"}"),
+            (11, 1, "not a field"),
+        ]
+    );
+}
