@@ -86,8 +86,10 @@ export interface SessionSummary {
   problems: number;
   calls_with_problems: number;
   problems_by_kind: Record<string, number>;
+  tool_errors: ToolErrors;
   is_without_catalog?: boolean;
   task_id?: string;
+  trial?: { number?: number; reward: number };
 }
 
 export interface ToolUsage {
@@ -125,10 +127,17 @@ export interface TurnOutcome {
   turn: number;
   expected_tool: string | null;
   actual_tool: string | null;
+  counted_as: string | null;
   is_correct: boolean;
-  args_exact: boolean;
-  args_subset: boolean;
+  /** null when the label gives no arguments to compare. */
+  args_exact: boolean | null;
+  args_subset: boolean | null;
   args_mismatch?: string;
+  called: string[];
+  steps: number[];
+  extra: string[];
+  missing: string[];
+  should_not_call_violations: string[];
   score: number;
   [key: string]: unknown;
 }
@@ -145,6 +154,11 @@ export interface Selection {
   args_accuracy_exact: Rate;
   args_accuracy_subset: Rate;
   avg_extra_calls: number | null;
+  extra_calls: number;
+  missing_calls: number;
+  should_not_call_violations: Rate;
+  mean_score: number | null;
+  task_success: Rate;
   min_support: number;
   args_mode: 'exact' | 'subset';
   outcomes: TurnOutcome[];
@@ -175,6 +189,9 @@ export interface Finding {
   fix_detail: string;
   sessions: number;
   occurrences: number;
+  agents: string[];
+  evidence: string[];
+  examples: { session_id: string; step?: number; turn?: number }[];
   [key: string]: unknown;
 }
 
