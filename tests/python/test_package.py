@@ -3,6 +3,8 @@ and exits with the same code, and `toolscope.report()` returns the same report, 
 fixtures; where the CLI exits with 2, `report()` raises."""
 
 import json
+import signal
+import time
 import subprocess
 from pathlib import Path
 
@@ -183,3 +185,20 @@ def test_a_closed_pipe_ends_the_command_quietly(installed_cli):
         stderr = process.stderr.read()
         assert process.wait(timeout=60) == 0
     assert stderr == b""
+
+
+def test_ctrl_c_ends_the_command_at_once(installed_cli):
+    # Reading `-` from a pipe nobody writes to blocks in the engine's read: Python's own SIGINT
+    # handler would only set a flag there (Rust retries the interrupted read), so the entry point
+    # must give SIGINT its default action back, as the native binary has it.
+    with subprocess.Popen(
+        [installed_cli, "report", "--json", "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    ) as process:
+        time.sleep(1.0)
+        process.send_signal(signal.SIGINT)
+        try:
+            code = process.wait(timeout=10)
+        finally:
+            process.kill()
+    assert code == -signal.SIGINT
