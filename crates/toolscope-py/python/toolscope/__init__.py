@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterable, NamedTuple, Optional, Sequence, Union
+from typing import Any, NamedTuple, Optional, Sequence, Union
 
 from toolscope import _toolscope
 
@@ -151,14 +151,11 @@ def report(
 
 
 def _paths(paths: Paths) -> list[str]:
+    """One path or a sequence of them, as the strings the command line takes."""
     if paths is None:
         return []
     if isinstance(paths, (str, os.PathLike)):
         return [os.fspath(paths)]
-    return [os.fspath(path) for path in _iterable(paths)]
-
-
-def _iterable(paths: Iterable[PathLike]) -> Iterable[PathLike]:
     if isinstance(paths, (bytes, bytearray)):
         raise TypeError("paths are str or os.PathLike, not bytes")
-    return paths
+    return [os.fspath(path) for path in paths]
