@@ -24,6 +24,11 @@ TRUNK_VERSION="0.21.14"
 # runs under node on any OS). Must equal Trunk.toml's [tools] wasm_opt = "version_N".
 BINARYEN_VERSION="132.0.0"
 WASM_TARGET="wasm32-unknown-unknown"
+# The Python package's build and test tools (scripts/test), from PyPI. maturin builds the wheel
+# (its own venv in .tools/maturin); pytest and PyYAML go into each test run's fresh venv.
+MATURIN_VERSION="1.16.0"
+PYTEST_VERSION="9.0.3"
+PYYAML_VERSION="6.0.3"
 # rustup hangs rather than fails when its servers are unreachable.
 RUSTUP_TIMEOUT="${TOOLSCOPE_RUSTUP_TIMEOUT:-60}"
 # Debian's offline toolchain (bookworm-security).
@@ -390,4 +395,28 @@ ensure_python_deps() {
     TOOLSCOPE_PYTHON="$(command -v python3)"
     export TOOLSCOPE_PYTHON
     say "python $(python3 -c 'import platform; print(platform.python_version())') with ${PYTHON_PACKAGES[*]} bfcl-eval ... ok"
+}
+
+# maturin, which builds the Python wheel (crates/toolscope-py), in its own venv in
+# .tools/maturin: pinned, and never in the way of the system python or .tools/venv. PyPI ships it
+# as a wheel with the binary inside, so nothing is compiled. Sets MATURIN.
+ensure_maturin() {
+    local venv="$ROOT/.tools/maturin"
+    MATURIN="$venv/bin/maturin"
+    if [ ! -x "$MATURIN" ] || [ "$("$MATURIN" --version 2>/dev/null | awk '{print $2}')" != "$MATURIN_VERSION" ]; then
+        local started
+        started=$(now)
+        say "pip install maturin==$MATURIN_VERSION into .tools/maturin"
+        if [ ! -x "$venv/bin/python3" ]; then
+            python3 -m venv "$venv" >/dev/null 2>&1 || {
+                apt_install python3-venv
+                python3 -m venv "$venv"
+            }
+        fi
+        "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check \
+            "maturin==$MATURIN_VERSION" || die "pip install maturin==$MATURIN_VERSION failed"
+        say "maturin installed in $(($(now) - started))s"
+    fi
+    export MATURIN PYTEST_VERSION PYYAML_VERSION
+    say "maturin $("$MATURIN" --version | awk '{print $2}') ... ok"
 }

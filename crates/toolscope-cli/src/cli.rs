@@ -50,8 +50,25 @@ pub enum Command {
 /// clap quotes the offending argument in its message (`unexpected argument '…' found`), and an
 /// argument can be a file name a shell glob expanded, so the quoted text is escaped like any
 /// other input; the rest of the message, colours included, is clap's.
-pub fn parse() -> Cli {
-    Cli::try_parse().unwrap_or_else(|error| with_escaped_context(error).exit())
+pub fn parse_from<I, T>(args: I) -> Cli
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    try_parse_from(args).unwrap_or_else(|error| error.exit())
+}
+
+/// The command line, or clap's error for it with every quoted value escaped.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the one place clap parses; its error is escaped here"
+)]
+pub fn try_parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    Cli::try_parse_from(args).map_err(with_escaped_context)
 }
 
 /// The error with every quoted value in its context made terminal-safe.

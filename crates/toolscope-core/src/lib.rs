@@ -20,7 +20,21 @@
 //!     "step 1: lookup_order: \"order_id\" is a required property",
 //!     "step 2: unknown tool 'refund_order'",
 //! ]);
+//!
+//! // The report JSON, byte for byte what `toolscope report --json` prints for these files (and
+//! // the page, the Python package and the npm package give for them).
+//! let mut json = Vec::new();
+//! report.write_json(&mut json).unwrap();
+//! let value: serde_json::Value = serde_json::from_slice(&json).unwrap();
+//! assert_eq!(value["summary"]["problems"], 2);
 //! ```
+//!
+//! Where to start: [`analyze`] for one report from whole files, [`Analysis`] to keep the sessions
+//! behind it (filtered reports, one session's events), [`detect_role`] to tell a trace file from
+//! a catalog or labels, [`report::Report`] and its parts for what comes out (documented key by
+//! key in the repository's `docs/report-json.md`), [`compare`] and [`gate`] to compare runs,
+//! [`merge`] to put reports of parts together. Input problems never fail an analysis: they are
+//! [`Diagnostic`]s in the report (file, 1-based line and column, message), and the rest loads.
 
 mod analysis;
 mod analyze;
@@ -53,6 +67,11 @@ pub use diagnostic::{Diagnostic, Severity};
 pub use input::{InputFile, Options, Role, MAX_FILE_BYTES};
 pub use report::Report;
 pub use role::detect_role;
+
+// The README's example compiles and runs as a doctest too.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 /// This engine's version, shown by the page and the CLI.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -6,7 +6,7 @@ mod diff;
 mod gate;
 mod judge;
 mod merge;
-mod report;
+pub(crate) mod report;
 mod score;
 mod share;
 
@@ -41,7 +41,7 @@ fn report_diagnostics(diagnostics: &[Diagnostic]) -> Result<bool> {
 }
 
 /// The exit outcome: input errors first, then problems.
-fn outcome(has_input_errors: bool, has_problems: bool) -> Outcome {
+pub(crate) fn outcome(has_input_errors: bool, has_problems: bool) -> Outcome {
     if has_input_errors {
         Outcome::InputError
     } else if has_problems {

@@ -1,38 +1,55 @@
 //! `toolscope report`: the whole report.
 
+use std::io::Write;
+
 use anyhow::Result;
+use toolscope_core::{Diagnostic, Report};
 
 use super::{outcome, report_diagnostics};
 use crate::cli::ReportArgs;
 use crate::inputs::run_engine;
 use crate::output::html::write_html;
-use crate::output::{json::print_json, text::print_summary};
+use crate::output::{json::print_json_with, text::print_summary};
 use crate::Outcome;
 
 pub fn run(args: &ReportArgs) -> Result<Outcome> {
-    let report = run_engine(&args.inputs, Some(&args.metrics))?;
-    // Before printing: the file is written even when stdout is closed early (`| head`).
-    if let Some(path) = &args.html {
-        write_html(&report, args.title.clone(), path)?;
-    }
+    let report = analyze(args)?;
     let has_problems = report.summary.problems > 0;
     // Every diagnostic after the output (a closed stdout ends the run quietly before them), even
     // those a summary report leaves out.
-    let diagnostics = match (args.json, args.summary) {
-        (true, true) => {
-            let diagnostics = report.diagnostics.clone();
-            print_json(&report.into_summary())?;
-            diagnostics
-        }
-        (true, false) => {
-            print_json(&report)?;
-            report.diagnostics
-        }
-        _ => {
-            print_summary(&report)?;
-            report.diagnostics
-        }
+    let diagnostics = if args.json {
+        print_json_with(|out| write_json(report, args.summary, out))?
+    } else {
+        print_summary(&report)?;
+        report.diagnostics
     };
     let has_input_errors = report_diagnostics(&diagnostics)?;
     Ok(outcome(has_input_errors, has_problems))
+}
+
+/// The report the arguments ask for. The HTML file, when asked for, is written here: before
+/// anything is printed, so it is written even when stdout is closed early (`| head`).
+pub fn analyze(args: &ReportArgs) -> Result<Report> {
+    let report = run_engine(&args.inputs, Some(&args.metrics))?;
+    if let Some(path) = &args.html {
+        write_html(&report, args.title.clone(), path)?;
+    }
+    Ok(report)
+}
+
+/// Writes the report as `report --json` prints it (the summary report for `--summary`) and
+/// returns all its diagnostics, those a summary report leaves out included.
+pub fn write_json(
+    report: Report,
+    is_summary: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<Vec<Diagnostic>> {
+    if is_summary {
+        let diagnostics = report.diagnostics.clone();
+        report.into_summary().write_json(out)?;
+        Ok(diagnostics)
+    } else {
+        report.write_json(&mut *out)?;
+        Ok(report.diagnostics)
+    }
 }
