@@ -80,6 +80,8 @@ export interface Problem {
 export interface SessionSummary {
   session_id: string;
   agent_id?: string;
+  /** A subagent's: the session, and the call in it, that started this one. */
+  parent?: { session_id: string; call_id?: string };
   origin: { file: string; line?: number };
   calls: number;
   turns: number;

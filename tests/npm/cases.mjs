@@ -4,6 +4,7 @@
 
 const SEED = 'tests/fixtures/seed';
 const DEMO = 'public/demo';
+const AGENTS = 'crates/toolscope-core/tests/fixtures/formats/claude_code';
 
 /** name → [[flag or null, path], …], options, the CLI's extra flags, its exit code */
 export const CASES = {
@@ -36,6 +37,13 @@ export const CASES = {
   bad: {
     files: [['traces', 'tests/fixtures/bad/sessions.jsonl'], ['labels', 'tests/fixtures/bad/labels.jsonl']],
     exitCode: 2,
+  },
+  // A Claude Code session and its subagent's own file: session rows with `parent` links.
+  subagents: {
+    files: [
+      ['traces', `${AGENTS}/showcase.55550000-0000-4000-8000-000000000001.jsonl`],
+      ['traces', `${AGENTS}/showcase.agent-showcol1.jsonl`],
+    ],
   },
 };
 

@@ -15,6 +15,7 @@ from conftest import FIXTURES, ROOT
 
 SEED = FIXTURES / "seed"
 DEMO = ROOT / "public" / "demo"
+AGENTS = ROOT / "crates" / "toolscope-core" / "tests" / "fixtures" / "formats" / "claude_code"
 
 # (name, CLI arguments after `report --json`, report() arguments, expected exit code)
 CASES = [
@@ -63,6 +64,14 @@ CASES = [
         "native support",
         [FIXTURES / "native" / "support.jsonl"],
         dict(files=FIXTURES / "native" / "support.jsonl"),
+        None,
+    ),
+    (
+        "a Claude Code session and its subagent's file",
+        [AGENTS / "showcase.55550000-0000-4000-8000-000000000001.jsonl",
+         AGENTS / "showcase.agent-showcol1.jsonl"],
+        dict(files=[AGENTS / "showcase.55550000-0000-4000-8000-000000000001.jsonl",
+                    AGENTS / "showcase.agent-showcol1.jsonl"]),
         None,
     ),
 ]

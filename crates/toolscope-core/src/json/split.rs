@@ -73,7 +73,9 @@ fn sse_records(text: &str) -> Split<'_> {
             Some(payload) => start + 5 + (payload.len() - payload.trim_start().len()),
             None if line.is_empty()
                 || line.starts_with(':')
-                || ["event:", "id:", "retry:"].iter().any(|field| line.starts_with(field)) =>
+                || ["event:", "id:", "retry:"]
+                    .iter()
+                    .any(|field| line.starts_with(field)) =>
             {
                 continue
             }
