@@ -247,6 +247,11 @@ impl Conversation {
             .is_some_and(|positions| positions.iter().any(|&at| self.calls[at].is_answered))
     }
 
+    /// Whether the session has made any call.
+    pub(crate) fn has_any_call(&self) -> bool {
+        !self.calls.is_empty()
+    }
+
     /// Whether any call still waits for its result.
     pub(crate) fn has_waiting_call(&self) -> bool {
         self.waiting > 0

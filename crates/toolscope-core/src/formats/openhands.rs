@@ -61,9 +61,29 @@ const ADDED_ARGS: [&str; 5] = [
 
 /// Whether a value is one OpenHands event.
 fn is_event(value: &Value) -> bool {
-    value.get("source").is_some_and(Value::is_string)
-        && (value.get("action").is_some() || value.get("observation").is_some())
+    let is_kind = |key: &str| {
+        value.get(key).and_then(Value::as_str).is_some_and(|kind| {
+            !kind.is_empty() && kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+        })
+    };
+    // Older OpenHands wrote events flat, without `source`: an action's or observation's kind is
+    // still a bare identifier (`run`, `message`), unlike SWE-agent's command text.
+    (value.get("source").is_some_and(Value::is_string) || value.get("args").is_none())
+        && (is_kind("action") || is_kind("observation"))
 }
+
+/// Fields of an older, flat event that are not the action's arguments.
+const FLAT_NOT_ARGS: [&str; 9] = [
+    "action",
+    "thought",
+    "action_risk",
+    "is_confirmed",
+    "keep_prompt",
+    "kernel_init_code",
+    "id",
+    "timestamp",
+    "message",
+];
 
 /// Whether a record is an OpenHands event, or a run whose `history` holds them.
 pub(crate) fn is_record(value: &Value) -> bool {
@@ -100,6 +120,7 @@ pub(crate) fn read(
         let session_id = value
             .get("instance_id")
             .and_then(super::id_text)
+            .or_else(|| issue_name(value.get("issue")?))
             .unwrap_or_else(|| format!("{stem}:{}", record.line));
         let events = match value.get_mut("history").map(Value::take) {
             Some(Value::Array(events)) => events,
@@ -116,6 +137,16 @@ pub(crate) fn read(
         sessions.splice(0..0, streamed);
     }
     sessions
+}
+
+/// A resolver run's issue as `owner/repo#number`.
+fn issue_name(issue: &Value) -> Option<String> {
+    Some(format!(
+        "{}/{}#{}",
+        str_field(issue, "owner")?,
+        str_field(issue, "repo")?,
+        issue.get("number").and_then(super::id_text)?
+    ))
 }
 
 /// One session from its events, in order.
@@ -273,7 +304,21 @@ fn add_action(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let args = event.get("args");
-    let source = str_field(event, "source");
+    // Older, flat events carry no `source`: a message before the agent's first action is the
+    // user's (the task), any other event the agent's.
+    let source = str_field(event, "source").or_else(|| {
+        Some(
+            match (
+                action,
+                conversation.has_waiting_call() || conversation.has_any_call(),
+            ) {
+                ("message", false) => "user",
+                _ => "agent",
+            },
+        )
+    });
+    let flat = args.is_none() && event.get("source").is_none();
+    let args = if flat { Some(event) } else { args };
     if action == "message" {
         let text = args
             .and_then(|args| str_field(args, "content"))
@@ -305,6 +350,13 @@ fn add_action(
     let sent = metadata.and_then(|metadata| sent_arguments(metadata, call_id.as_deref()?));
     let args = match sent {
         Some(arguments) => Args::from_sent(arguments),
+        None if flat => {
+            let mut map = model_args(args);
+            for key in FLAT_NOT_ARGS {
+                map.remove(key);
+            }
+            Args::Json(Value::Object(map))
+        }
         None => Args::Json(Value::Object(model_args(args))),
     };
     if let (Some(event_id), Some(call_id)) = (event_id, &call_id) {
@@ -354,13 +406,17 @@ fn add_observation(
         .get("cause")
         .and_then(super::id_text)
         .and_then(|cause| calls_by_event.get(&cause).cloned());
-    let Some(call_id) = by_metadata.or(by_cause) else {
+    let is_flat = event.get("source").is_none() && event.get("cause").is_none();
+    let call_id = match by_metadata.or(by_cause) {
+        Some(call_id) if conversation.is_answered(&call_id) || !conversation.has_call(&call_id) => {
+            return
+        }
+        Some(call_id) => Some(call_id),
+        // An older, flat observation answers the oldest call still waiting.
+        None if is_flat && conversation.has_waiting_call() => None,
         // State changes, recalls and the answers to messages carry no result.
-        return;
+        None => return,
     };
-    if conversation.is_answered(&call_id) || !conversation.has_call(&call_id) {
-        return;
-    }
     let content = event
         .get("content")
         .cloned()
@@ -372,12 +428,16 @@ fn add_observation(
         .get("extras")
         .and_then(|extras| extras.get("metadata"))
         .and_then(|metadata| metadata.get("exit_code"))
-        .and_then(Value::as_i64);
+        .or_else(|| event.get("exit_code"))
+        .and_then(|code| match code {
+            Value::String(text) => text.trim().parse().ok(),
+            other => other.as_i64(),
+        });
     // `-1` is OpenHands' "no exit code": a command still running (a server) or timed out.
     let is_error = if observation == "error" {
         Some(true)
     } else {
         exit_code.filter(|&code| code != -1).map(|code| code != 0)
     };
-    conversation.result(Some(call_id), Some(content), is_error, place, diagnostics);
+    conversation.result(call_id, Some(content), is_error, place, diagnostics);
 }
