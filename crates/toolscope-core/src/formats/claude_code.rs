@@ -24,8 +24,9 @@
 //! `isSidechain` and an `agentId` (`<sessionId>/agent-<agentId>`), or, in older files without
 //! `agentId`, each chain of sidechain records from its root (`<sessionId>/sidechain-<n>`). A
 //! subagent links to its parent session, and to the `Task`/`Agent` call that started it where the
-//! parent's result names the agent (`toolUseResult.agentId`) or, failing that, where the call's
-//! `prompt` is the subagent's first message. The main session's agent is `claude-code`.
+//! parent's result names the agent (`toolUseResult.agentId`) or, failing that, to the one call
+//! whose arguments hold the subagent's first message (its `prompt`; `nesting.rs`, which also
+//! links subagents across files). The main session's agent is `claude-code`.
 //! Claude Code's tool catalog is not in the file: give one with `--tools` to check names and
 //! arguments.
 
@@ -36,7 +37,7 @@ use serde_json::Value;
 use super::anthropic::Anthropic;
 use super::conversation::{str_field, Conversation};
 use super::exchange::Dialect;
-use super::nesting::{first_user_text, UNKNOWN_SUBAGENT};
+use super::nesting::{link_subagents, UNKNOWN_SUBAGENT};
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_value, Split};
@@ -44,9 +45,6 @@ use crate::model::{ParentLink, Session};
 
 /// The main agent's id.
 const MAIN_AGENT: &str = "claude-code";
-
-/// Tools that start a subagent (`Task` before Claude Code 2.1, `Agent` after).
-const SUBAGENT_TOOLS: [&str; 2] = ["Task", "Agent"];
 
 /// Record types that carry no message, skipped without a word.
 const BOOKKEEPING: [&str; 9] = [
@@ -214,119 +212,33 @@ pub(crate) fn read(
     finish(sessions, &agent_calls)
 }
 
-/// The sessions, each subagent linked to its parent and the call that started it.
+/// The sessions, each subagent linked to its parent and, where a result names the agent it ran,
+/// to that call; the rest (prompt links, kinds) is the shared subagent linking's.
 fn finish(sessions: Vec<Reading>, agent_calls: &HashMap<String, (String, String)>) -> Vec<Session> {
-    let mut finished: Vec<(Session, Option<String>, Option<String>)> = sessions
+    let mut finished: Vec<Session> = sessions
         .into_iter()
         .map(|reading| {
-            (
-                reading.conversation.finish(),
-                reading.parent_session,
-                reading.agent_ref,
-            )
-        })
-        .collect();
-    // Only sessions that started subagents are indexed (and only their starting calls).
-    let starts: HashMap<String, Starts> = finished
-        .iter()
-        .filter_map(|(session, _, _)| {
-            let starts = Starts::of(subagent_calls(session));
-            (!starts.by_prompt.is_empty() || !starts.kinds.is_empty())
-                .then(|| (session.session_id.clone(), starts))
-        })
-        .collect();
-    let none = Starts::default();
-    for (session, parent_session, agent_ref) in &mut finished {
-        let Some(parent_session) = parent_session.take() else {
-            session.agent_id = Some(MAIN_AGENT.to_string());
-            continue;
-        };
-        let calls = starts.get(&parent_session).unwrap_or(&none);
-        let by_agent = agent_ref
-            .as_ref()
-            .and_then(|agent| agent_calls.get(agent))
-            .filter(|(parent, _)| *parent == parent_session)
-            .map(|(_, call)| call.clone());
-        let call_id =
-            by_agent.or_else(
-                || match calls.by_prompt.get(first_user_text(session)?)?.as_slice() {
-                    [call_id] => call_id.clone(),
-                    _ => None,
-                },
-            );
-        let kind = call_id
-            .as_ref()
-            .and_then(|call_id| calls.kinds.get(call_id).cloned());
-        session.agent_id = Some(match kind {
-            Some(kind) => format!("{MAIN_AGENT}/{kind}"),
-            None => format!("{MAIN_AGENT}{UNKNOWN_SUBAGENT}"),
-        });
-        session.parent = Some(ParentLink {
-            session_id: parent_session,
-            call_id,
-        });
-    }
-    finished
-        .into_iter()
-        .map(|(session, _, _)| session)
-        .collect()
-}
-
-/// A session's calls that start subagents, indexed: call ids by prompt, kinds by call id.
-#[derive(Default)]
-struct Starts {
-    by_prompt: HashMap<String, Vec<Option<String>>>,
-    kinds: HashMap<String, String>,
-}
-
-impl Starts {
-    fn of(calls: Vec<SubagentCall>) -> Self {
-        let mut starts = Starts::default();
-        for call in calls {
-            if let (Some(call_id), Some(kind)) = (&call.call_id, call.kind) {
-                starts.kinds.insert(call_id.clone(), kind);
-            }
-            if let Some(prompt) = call.prompt {
-                let prompt = prompt.trim().to_string();
-                starts
-                    .by_prompt
-                    .entry(prompt)
-                    .or_default()
-                    .push(call.call_id);
-            }
-        }
-        starts
-    }
-}
-
-/// A call that starts a subagent.
-struct SubagentCall {
-    call_id: Option<String>,
-    /// The subagent's first message.
-    prompt: Option<String>,
-    /// Its `subagent_type`.
-    kind: Option<String>,
-}
-
-/// The session's calls that start subagents.
-fn subagent_calls(session: &Session) -> Vec<SubagentCall> {
-    session
-        .calls()
-        .filter(|call| SUBAGENT_TOOLS.contains(&call.name.as_str()))
-        .map(|call| {
-            let args = call.args.json();
-            let field = |key: &str| {
-                args.and_then(|args| args.get(key))
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
+            let mut session = reading.conversation.finish();
+            let Some(parent_session) = reading.parent_session else {
+                session.agent_id = Some(MAIN_AGENT.to_string());
+                return session;
             };
-            SubagentCall {
-                call_id: call.call_id.clone(),
-                prompt: field("prompt"),
-                kind: field("subagent_type"),
-            }
+            let call_id = reading
+                .agent_ref
+                .as_ref()
+                .and_then(|agent| agent_calls.get(agent))
+                .filter(|(parent, _)| *parent == parent_session)
+                .map(|(_, call)| call.clone());
+            session.agent_id = Some(format!("{MAIN_AGENT}{UNKNOWN_SUBAGENT}"));
+            session.parent = Some(ParentLink {
+                session_id: parent_session,
+                call_id,
+            });
+            session
         })
-        .collect()
+        .collect();
+    link_subagents(&mut finished, |_| true);
+    finished
 }
 
 /// The subagent a result record says it ran: `toolUseResult.agentId`, or (older files) the

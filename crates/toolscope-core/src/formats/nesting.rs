@@ -1,7 +1,9 @@
-//! Subagents linked to the call that started them when they were read from another file than
-//! their parent (Claude Code 2.1 writes each subagent to its own file): a subagent whose link
-//! names its parent session but not the call is linked to the parent's one call whose arguments
-//! hold, as a string, the subagent's first user message (the prompt it was given).
+//! Subagents linked to the call that started them, whichever reader or file they came from
+//! (Claude Code 2.1 writes each subagent to its own file): a subagent whose link names its
+//! parent session but not the call is linked to the parent's one call whose arguments hold, as a
+//! string, the subagent's first user message (the prompt it was given); a subagent whose kind
+//! its reader could not tell (agent id ending [`UNKNOWN_SUBAGENT`]) takes it from its call's
+//! `subagent_type`.
 
 use std::collections::{HashMap, HashSet};
 
@@ -13,12 +15,10 @@ use crate::model::{Event, Session};
 pub(crate) const UNKNOWN_SUBAGENT: &str = "/subagent";
 
 /// Links each subagent without a call (of those `is_linkable` accepts) to the parent's call that
-/// gave it its prompt, when exactly one call did and no other subagent is linked to it.
+/// gave it its prompt, when exactly one call did and no other subagent is linked to it; then
+/// names each linked subagent of unknown kind after its call's `subagent_type`.
 pub(crate) fn link_subagents(sessions: &mut [Session], is_linkable: impl Fn(&Session) -> bool) {
-    let mut by_id: HashMap<&str, usize> = HashMap::new();
-    for (at, session) in sessions.iter().enumerate() {
-        by_id.entry(session.session_id.as_str()).or_insert(at);
-    }
+    let by_id = first_by_id(sessions);
     let taken: HashSet<(&str, &str)> = sessions
         .iter()
         .filter_map(|session| {
@@ -29,7 +29,7 @@ pub(crate) fn link_subagents(sessions: &mut [Session], is_linkable: impl Fn(&Ses
     // Each parent's calls by the top-level string arguments they hold, built once per parent
     // that has an unlinked subagent (so linking stays linear in calls and subagents).
     let mut indexes: HashMap<usize, HashMap<&str, Vec<&crate::model::ToolCall>>> = HashMap::new();
-    let mut links: Vec<(usize, String, Option<String>)> = Vec::new();
+    let mut links: Vec<(usize, String)> = Vec::new();
     let mut claimed: HashSet<(usize, &str)> = HashSet::new();
     for (at, session) in sessions.iter().enumerate() {
         let Some(parent) = session.parent.as_ref().filter(|p| p.call_id.is_none()) else {
@@ -55,27 +55,72 @@ pub(crate) fn link_subagents(sessions: &mut [Session], is_linkable: impl Fn(&Ses
         });
         if let (Some(call), None) = (matching.next(), matching.next()) {
             let call_id = call.call_id.as_deref().expect("filtered on ids");
-            let kind = call
-                .args
-                .json()
-                .and_then(|args| args.get("subagent_type"))
-                .and_then(Value::as_str)
-                .map(str::to_string);
             claimed.insert((parent_at, call_id));
-            links.push((at, call_id.to_string(), kind));
+            links.push((at, call_id.to_string()));
         }
     }
-    for (at, call_id, kind) in links {
-        let session = &mut sessions[at];
-        if let Some(parent) = session.parent.as_mut() {
+    for (at, call_id) in links {
+        if let Some(parent) = sessions[at].parent.as_mut() {
             parent.call_id = Some(call_id);
         }
-        if let (Some(kind), Some(agent)) = (kind, session.agent_id.as_mut()) {
+    }
+    name_by_call_kind(sessions, &is_linkable);
+}
+
+/// Names each linked subagent of unknown kind after its call's `subagent_type`.
+fn name_by_call_kind(sessions: &mut [Session], is_linkable: &impl Fn(&Session) -> bool) {
+    let by_id = first_by_id(sessions);
+    // Each parent's calls by id, built once per parent that has such a subagent.
+    let mut calls: HashMap<usize, HashMap<&str, &crate::model::ToolCall>> = HashMap::new();
+    let mut kinds: Vec<(usize, String)> = Vec::new();
+    for (at, session) in sessions.iter().enumerate() {
+        let is_unknown = session
+            .agent_id
+            .as_deref()
+            .is_some_and(|agent| agent.ends_with(UNKNOWN_SUBAGENT));
+        let Some(parent) = session.parent.as_ref().filter(|_| is_unknown) else {
+            continue;
+        };
+        let (Some(call_id), Some(&parent_at)) = (
+            parent.call_id.as_deref(),
+            by_id.get(parent.session_id.as_str()),
+        ) else {
+            continue;
+        };
+        if !is_linkable(session) {
+            continue;
+        }
+        let by_call = calls.entry(parent_at).or_insert_with(|| {
+            sessions[parent_at]
+                .calls()
+                .filter_map(|call| Some((call.call_id.as_deref()?, call)))
+                .collect()
+        });
+        let kind = by_call
+            .get(call_id)
+            .and_then(|call| call.args.json())
+            .and_then(|args| args.get("subagent_type"))
+            .and_then(Value::as_str);
+        if let Some(kind) = kind {
+            kinds.push((at, kind.to_string()));
+        }
+    }
+    for (at, kind) in kinds {
+        if let Some(agent) = sessions[at].agent_id.as_mut() {
             if let Some(stem) = agent.strip_suffix(UNKNOWN_SUBAGENT) {
                 *agent = format!("{stem}/{kind}");
             }
         }
     }
+}
+
+/// Each session id's first session.
+fn first_by_id(sessions: &[Session]) -> HashMap<&str, usize> {
+    let mut by_id: HashMap<&str, usize> = HashMap::new();
+    for (at, session) in sessions.iter().enumerate() {
+        by_id.entry(session.session_id.as_str()).or_insert(at);
+    }
+    by_id
 }
 
 /// The session's first user message, trimmed.
@@ -165,5 +210,29 @@ mod tests {
         let mut sessions = vec![parent, child("a", "Same")];
         link_subagents(&mut sessions, |_| true);
         assert_eq!(sessions[1].parent.as_ref().unwrap().call_id, None);
+    }
+
+    #[test]
+    fn a_subagent_its_reader_linked_takes_its_kind_from_the_call() {
+        let parent = Session {
+            session_id: "main".into(),
+            events: vec![call("c1", "Survey web")],
+            ..Session::default()
+        };
+        let mut linked = child("web", "A prompt the call does not hold");
+        linked.parent.as_mut().unwrap().call_id = Some("c1".into());
+        let mut sessions = vec![parent, linked];
+        link_subagents(&mut sessions, |_| false);
+        assert_eq!(
+            sessions[1].agent_id.as_deref(),
+            Some("claude-code/subagent"),
+            "not linkable"
+        );
+        link_subagents(&mut sessions, |_| true);
+        assert_eq!(sessions[1].agent_id.as_deref(), Some("claude-code/Explore"));
+        assert_eq!(
+            sessions[1].parent.as_ref().unwrap().call_id.as_deref(),
+            Some("c1")
+        );
     }
 }
