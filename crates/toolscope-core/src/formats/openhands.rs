@@ -180,16 +180,15 @@ fn session_of(
         // call that started it.
         let cause = event.get("cause").and_then(super::id_text);
         let ends_delegate = str_field(event, "observation") == Some("delegate")
-            && stack.len() > 1
             && cause.is_some()
             && stack
                 .last()
                 .and_then(|top| top.parent.as_ref())
-                .map(|p| &p.0)
+                .map(|(action, _)| action)
                 == cause.as_ref();
         if ends_delegate {
             let delegate = stack.pop().expect("more than the main conversation");
-            finished.push(delegate.finish(&session_id, &stack));
+            finished.push(delegate.finish(stack.last()));
         }
         let top = stack.last_mut().expect("the main conversation stays");
         top.conversation.set_line(*line);
@@ -227,10 +226,10 @@ fn session_of(
     // Delegates still running when the stream ends are sessions too.
     while stack.len() > 1 {
         let delegate = stack.pop().expect("more than the main conversation");
-        finished.push(delegate.finish(&session_id, &stack));
+        finished.push(delegate.finish(stack.last()));
     }
     let main = stack.pop().expect("the main conversation");
-    let mut sessions = vec![main.finish(&session_id, &[])];
+    let mut sessions = vec![main.finish(None)];
     sessions.extend(finished);
     sessions
 }
@@ -277,17 +276,14 @@ impl Delegate {
         }
     }
 
-    /// The finished session, linked to the conversation it was delegated from.
-    fn finish(self, session_id: &str, stack: &[Delegate]) -> Session {
+    /// The finished session, linked to the conversation it was delegated from (`None` for the
+    /// main agent's).
+    fn finish(self, delegating: Option<&Delegate>) -> Session {
         let mut session = self.conversation.finish();
         session.agent_id = Some(self.agent_id);
-        if let Some((_, call_id)) = self.parent {
-            let parent = stack.last().map_or_else(
-                || session_id.to_string(),
-                |parent| parent.conversation.session_id().to_string(),
-            );
+        if let (Some((_, call_id)), Some(delegating)) = (self.parent, delegating) {
             session.parent = Some(ParentLink {
-                session_id: parent,
+                session_id: delegating.conversation.session_id().to_string(),
                 call_id,
             });
         }
@@ -307,15 +303,10 @@ fn add_action(
     // Older, flat events carry no `source`: a message before the agent's first action is the
     // user's (the task), any other event the agent's.
     let source = str_field(event, "source").or_else(|| {
-        Some(
-            match (
-                action,
-                conversation.has_waiting_call() || conversation.has_any_call(),
-            ) {
-                ("message", false) => "user",
-                _ => "agent",
-            },
-        )
+        Some(match (action, conversation.has_any_call()) {
+            ("message", false) => "user",
+            _ => "agent",
+        })
     });
     let flat = args.is_none() && event.get("source").is_none();
     let args = if flat { Some(event) } else { args };
