@@ -33,6 +33,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::conversation::{str_field, Conversation};
+use super::nesting::UNKNOWN_SUBAGENT;
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_value, Split};
@@ -212,7 +213,7 @@ fn read_session(file: &str, records: &[Record], diagnostics: &mut Vec<Diagnostic
     }
     let mut session = conversation.finish();
     session.agent_id = Some(match parent {
-        Some(_) => format!("{AGENT}/subagent"),
+        Some(_) => format!("{AGENT}{UNKNOWN_SUBAGENT}"),
         None => AGENT.to_string(),
     });
     session.parent = parent;

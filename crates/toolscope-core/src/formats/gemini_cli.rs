@@ -141,7 +141,7 @@ fn session_of(file: &str, mut recording: Recording, diagnostics: &mut Vec<Diagno
             continue;
         };
         conversation.set_line(line);
-        let text = content_text(message.get("content"));
+        let text = message_text(message.get("content"));
         match str_field(&message, "type") {
             Some("user") => conversation.user(text),
             Some("gemini") => {
@@ -225,14 +225,14 @@ fn result_text(result: Option<&Value>) -> (String, bool) {
                     texts.push(super::content_text(response.clone()));
                 }
             }
-            None => texts.push(content_text(Some(part))),
+            None => texts.push(message_text(Some(part))),
         }
     }
     (texts.join("\n"), has_error)
 }
 
 /// A message's content as text: a string, or its parts' text (thoughts left out).
-fn content_text(content: Option<&Value>) -> String {
+fn message_text(content: Option<&Value>) -> String {
     match content {
         Some(Value::String(text)) => text.clone(),
         Some(Value::Array(parts)) => parts

@@ -90,7 +90,7 @@ pub(crate) fn read(
                 Some("assistant") => {
                     let thought = str_field(message, "thought").map(str::to_string);
                     conversation.assistant(thought.unwrap_or(content));
-                    let calls = tool_calls(message.get("tool_calls"));
+                    let calls = list_of(message.get("tool_calls"));
                     if calls.is_empty() {
                         waiting_action =
                             add_action(&mut conversation, message, &place, diagnostics);
@@ -168,9 +168,4 @@ fn list_of(value: Option<&Value>) -> Vec<Value> {
         },
         _ => Vec::new(),
     }
-}
-
-/// The message's tool calls.
-fn tool_calls(value: Option<&Value>) -> Vec<Value> {
-    list_of(value)
 }
