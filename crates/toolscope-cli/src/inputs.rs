@@ -2,12 +2,15 @@
 //! [`read_inputs`] for every command, so a shared link or a hosted folder carries exactly what
 //! `toolscope report` analyses.
 
-use std::io::Read;
+use std::fs::File;
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use toolscope_core::metrics::args_match::ArgsMode;
-use toolscope_core::{analyze, Analysis, InputFile, Options, Report, Role, MAX_FILE_BYTES};
+use toolscope_core::{
+    analyze_read, Analysis, InputFile, Options, Report, Role, Source, MAX_FILE_BYTES,
+};
 
 use crate::cli::{ArgsMatch, InputArgs, MetricArgs};
 
@@ -39,23 +42,35 @@ pub struct LoadedFile {
 /// Reads every file the arguments name, with its role, and the options they set. `metrics` is
 /// `None` for commands without label options (`check`): no labels, default metric options.
 pub fn read_inputs(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<Inputs> {
+    let mut files = Vec::new();
+    for (paths, role) in named(inputs, metrics) {
+        for path in paths {
+            files.push(load(path, role)?);
+        }
+    }
+    Ok(Inputs {
+        files,
+        options: options(inputs, metrics),
+    })
+}
+
+/// The files the arguments name, by role, in the order the engine is given them.
+fn named<'a>(inputs: &'a InputArgs, metrics: Option<&'a MetricArgs>) -> [(&'a [PathBuf], Role); 6] {
     let labels: &[PathBuf] = metrics.map_or(&[], |metrics| &metrics.labels);
     let verdicts: &[PathBuf] = metrics.map_or(&[], |metrics| &metrics.verdicts);
     let human_verdicts: &[PathBuf] = metrics.map_or(&[], |metrics| &metrics.human_verdicts);
-    let named = [
+    [
         (&inputs.options.tools[..], Role::Catalog),
         (&inputs.options.rules[..], Role::Rules),
         (&inputs.inputs[..], Role::Traces),
         (labels, Role::Labels),
         (verdicts, Role::Verdicts),
         (human_verdicts, Role::HumanVerdicts),
-    ];
-    let mut files = Vec::new();
-    for (paths, role) in named {
-        for path in paths {
-            files.push(load(path, role)?);
-        }
-    }
+    ]
+}
+
+/// The analysis options the arguments set.
+fn options(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Options {
     let mut options = Options {
         format: inputs.options.format,
         ..Options::default()
@@ -67,28 +82,27 @@ pub fn read_inputs(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<I
             ArgsMatch::Subset => ArgsMode::Subset,
         };
     }
-    Ok(Inputs { files, options })
+    options
+}
+
+impl LoadedFile {
+    /// The file as the engine takes it.
+    fn input_file(&self) -> InputFile<'_> {
+        match self.too_large {
+            Some(size) => InputFile::too_large(&self.name, size, self.role),
+            None => InputFile::new(&self.name, &self.bytes, self.role),
+        }
+    }
 }
 
 impl Inputs {
-    /// The engine's report on these inputs.
-    pub fn analyze(&self) -> Report {
-        analyze(&self.input_files(), &self.options)
-    }
-
     /// The engine's analysis of these inputs: the report with the sessions behind it.
     pub fn analysis(&self) -> Analysis {
         Analysis::new(&self.input_files(), &self.options, &mut |_| {})
     }
 
     fn input_files(&self) -> Vec<InputFile<'_>> {
-        self.files
-            .iter()
-            .map(|file| match file.too_large {
-                Some(size) => InputFile::too_large(&file.name, size, file.role),
-                None => InputFile::new(&file.name, &file.bytes, file.role),
-            })
-            .collect()
+        self.files.iter().map(LoadedFile::input_file).collect()
     }
 
     /// An error naming the first file left unread because of its size: what cannot be read
@@ -105,9 +119,60 @@ impl Inputs {
     }
 }
 
-/// Reads the arguments' files and runs the engine.
+/// Reads the arguments' files and runs the engine. Trace files that are regular files are read
+/// by the engine in pieces as it goes ([`analyze_read`]): one in toolscope's native JSON Lines
+/// is never held whole. The report is the one the engine gives for the files read whole.
 pub fn run_engine(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<Report> {
-    Ok(read_inputs(inputs, metrics)?.analyze())
+    let mut names = Vec::new();
+    let mut opened = Vec::new();
+    for (paths, role) in named(inputs, metrics) {
+        for path in paths {
+            let (name, file) = open(path, role)?;
+            names.push(name);
+            opened.push(file);
+        }
+    }
+    let sources = names
+        .iter()
+        .zip(&mut opened)
+        .map(|(name, file)| match file {
+            Opened::Reader(role, file) => Source::Reader {
+                name,
+                role: *role,
+                // The size was checked at opening; a file that grows as it is read is read up
+                // to the limit.
+                reader: Box::new(BufReader::with_capacity(
+                    1 << 16,
+                    Read::take(file, MAX_FILE_BYTES),
+                )),
+            },
+            Opened::Loaded(file) => Source::Whole(file.input_file()),
+        })
+        .collect::<Vec<_>>();
+    analyze_read(sources, &options(inputs, metrics))
+        .map_err(|error| anyhow::Error::new(error.error).context(format!("reading {}", error.file)))
+}
+
+/// A file named on the command line, opened for the engine to read in pieces or read whole.
+enum Opened {
+    /// A trace file that is a regular file within the size limit.
+    Reader(Role, File),
+    Loaded(LoadedFile),
+}
+
+/// Opens a trace file that is a regular file within the size limit, for the engine to read;
+/// reads any other file as [`load`] does. Also gives the file's name.
+fn open(path: &Path, role: Role) -> Result<(String, Opened)> {
+    if role == Role::Traces && path != Path::new("-") {
+        let name = path.display().to_string();
+        let file = File::open(path).with_context(|| format!("reading {name}"))?;
+        let metadata = file.metadata().with_context(|| format!("reading {name}"))?;
+        if metadata.is_file() && metadata.len() <= MAX_FILE_BYTES {
+            return Ok((name, Opened::Reader(role, file)));
+        }
+    }
+    let file = load(path, role)?;
+    Ok((file.name.clone(), Opened::Loaded(file)))
 }
 
 /// Reads a file, or standard input for `-`, never past [`MAX_FILE_BYTES`]: a regular file over
@@ -117,11 +182,11 @@ fn load(path: &Path, role: Role) -> Result<LoadedFile> {
         (
             None,
             STDIN_NAME.to_string(),
-            read_bounded(std::io::stdin()).context("reading standard input")?,
+            read_bounded(std::io::stdin(), 0).context("reading standard input")?,
         )
     } else {
         let name = path.display().to_string();
-        let file = std::fs::File::open(path).with_context(|| format!("reading {name}"))?;
+        let file = File::open(path).with_context(|| format!("reading {name}"))?;
         let size = file
             .metadata()
             .with_context(|| format!("reading {name}"))?
@@ -135,7 +200,8 @@ fn load(path: &Path, role: Role) -> Result<LoadedFile> {
                 too_large: Some(size),
             });
         }
-        let bytes = read_bounded(file).with_context(|| format!("reading {name}"))?;
+        // Sized from the metadata, so the buffer is not grown (and copied) as it fills.
+        let bytes = read_bounded(file, size as usize).with_context(|| format!("reading {name}"))?;
         (Some(path.to_path_buf()), name, bytes)
     };
     // Read one byte past the limit: its size is not known.
@@ -154,9 +220,10 @@ fn load(path: &Path, role: Role) -> Result<LoadedFile> {
     })
 }
 
-/// Everything `reader` gives, up to one byte past [`MAX_FILE_BYTES`].
-fn read_bounded(reader: impl Read) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
+/// Everything `reader` gives, up to one byte past [`MAX_FILE_BYTES`], into a buffer that starts
+/// with room for `expected` bytes (and one more, which tells that the end was reached).
+fn read_bounded(reader: impl Read, expected: usize) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(expected.saturating_add(1));
     reader.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     Ok(bytes)
 }

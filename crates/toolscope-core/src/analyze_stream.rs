@@ -10,6 +10,7 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
+use std::io::BufRead;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -23,10 +24,11 @@ use crate::diagnostic::Diagnostic;
 use crate::drift::DriftCounter;
 use crate::findings::add_descriptions;
 use crate::formats::{detect_format, native, no_sessions, TraceFormat};
-use crate::input::{InputFile, Options, Role};
+use crate::input::{InputFile, Options, ReadError, Role};
 use crate::inputs::labels::{
     read_label_record, second_label, session_not_in_traces, turn_out_of_range, Label, LabelRecord,
 };
+use crate::json::lines::LineRecords;
 use crate::json::{decode_text, split_records, Record};
 use crate::metrics::outcome::{score_turn, TurnOutcome};
 use crate::metrics::selection::{summarize, Selection};
@@ -35,9 +37,18 @@ use crate::report::{CheckRows, InputSummary, Report};
 
 /// The report of `inputs`, streaming their sessions; None when some input needs the sessions
 /// kept (see the module docs).
-pub(crate) fn stream_report(inputs: &[InputFile<'_>], options: &Options) -> Option<Report> {
-    let mut ordered: Vec<&InputFile<'_>> = inputs.iter().collect();
-    ordered.sort_by_key(|input| role_rank(input.role));
+///
+/// A trace file read in pieces gives its first whole lines as its bytes and the rest of them in
+/// `rests`, at its index in `inputs` (an empty `rests` when none is): its records are read from
+/// both. None is decided before any rest is read from, so the caller can still read them whole.
+pub(crate) fn stream_report(
+    inputs: &[InputFile<'_>],
+    rests: &mut [Option<&mut dyn BufRead>],
+    options: &Options,
+) -> Option<Result<Report, ReadError>> {
+    let mut order: Vec<usize> = (0..inputs.len()).collect();
+    order.sort_by_key(|&index| role_rank(inputs[index].role));
+    let ordered: Vec<&InputFile<'_>> = order.iter().map(|&index| &inputs[index]).collect();
     if ordered
         .iter()
         .any(|input| matches!(input.role, Role::Verdicts | Role::HumanVerdicts))
@@ -139,16 +150,26 @@ pub(crate) fn stream_report(inputs: &[InputFile<'_>], options: &Options) -> Opti
         let mut count = 0;
         // After the reader's: the whole-input path checks once every file is read.
         let mut later = Vec::new();
-        native::read_each(
-            file,
-            &split,
-            &mut diagnostics,
-            &mut |_| {},
-            &mut |session| {
-                count += 1;
-                stream.add(session, &mut later);
-            },
-        );
+        let mut on_session = |session| {
+            count += 1;
+            stream.add(session, &mut later);
+        };
+        let mut reader = native::RecordReader::default();
+        for record in &split.records {
+            reader.read(file, record, &mut diagnostics, &mut on_session);
+        }
+        if let Some(rest) = rests.get_mut(order[slot]).and_then(Option::as_mut) {
+            // The first lines were whole: the rest starts at the next line.
+            let lines = text.bytes().filter(|&byte| byte == b'\n').count();
+            let read = LineRecords::new(&mut **rest, lines, split.records.len()).for_each(
+                file,
+                &mut diagnostics,
+                |record, diagnostics| reader.read(file, record, diagnostics, &mut on_session),
+            );
+            if let Err(error) = read {
+                return Some(Err(ReadError::new(file, error)));
+            }
+        }
         diagnostics.append(&mut later);
         summary.count("sessions", count);
     }
@@ -186,7 +207,7 @@ pub(crate) fn stream_report(inputs: &[InputFile<'_>], options: &Options) -> Opti
         omitted: None,
     };
     report.findings = crate::findings::findings(&report, &descriptions);
-    Some(report)
+    Some(Ok(report))
 }
 
 /// A turn label not read yet: where its record is.
@@ -266,7 +287,8 @@ impl<'g, 't> Stream<'g, 't> {
                 labels_by_session.entry(session_id).or_default().push(index);
                 label
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let label_count = labels.len();
         Stream {
             options: *options,
             rules: &gathered.rules,
@@ -278,7 +300,8 @@ impl<'g, 't> Stream<'g, 't> {
             ids: UniqueIds::default(),
             labels,
             labels_by_session,
-            outcomes: Vec::new(),
+            // At most one outcome per label: room for them all up front, not grown by doubling.
+            outcomes: Vec::with_capacity(label_count),
             label_diagnostics: Vec::new(),
             rows: CheckRows::default(),
             drift: has_catalog.then(|| DriftCounter::new(&gathered.catalog_tools)),
@@ -398,7 +421,9 @@ impl<'g, 't> Stream<'g, 't> {
                     .map(|(_, catalog, source)| (catalog, source.as_str())),
             );
         warn_about_skipped_suggestions(catalogs, diagnostics);
-        self.outcomes.sort_by_key(|(first, _)| *first);
+        // Each outcome's first label index is its own: an unstable sort gives the same order
+        // without the scratch copy of the outcomes a stable sort makes.
+        self.outcomes.sort_unstable_by_key(|(first, _)| *first);
         Streamed {
             rows: self.rows,
             outcomes: has_labels.then(|| self.outcomes.into_iter().map(|(_, o)| o).collect()),

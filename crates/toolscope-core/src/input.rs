@@ -127,3 +127,23 @@ impl Default for Options {
         }
     }
 }
+
+/// A file that could not be read to its end (an [`crate::analyze_read`] reader failed).
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: could not be read: {error}")]
+pub struct ReadError {
+    /// The file's name, as its input gave it.
+    pub file: String,
+    /// What the reader said.
+    #[source]
+    pub error: std::io::Error,
+}
+
+impl ReadError {
+    pub(crate) fn new(file: &str, error: std::io::Error) -> Self {
+        ReadError {
+            file: file.to_string(),
+            error,
+        }
+    }
+}

@@ -39,6 +39,7 @@
 mod analysis;
 mod analyze;
 mod analyze_inputs;
+mod analyze_read;
 mod analyze_stream;
 mod analyze_tasks;
 pub mod checks;
@@ -63,8 +64,9 @@ mod test_support;
 
 pub use analysis::{Analysis, Filter, Progress, Stage};
 pub use analyze::analyze;
+pub use analyze_read::{analyze_read, Source};
 pub use diagnostic::{Diagnostic, Severity};
-pub use input::{InputFile, Options, Role, MAX_FILE_BYTES};
+pub use input::{InputFile, Options, ReadError, Role, MAX_FILE_BYTES};
 pub use report::Report;
 pub use role::detect_role;
 

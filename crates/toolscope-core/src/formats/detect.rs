@@ -19,11 +19,11 @@ use crate::diagnostic::Diagnostic;
 use crate::json::{parse_record, parse_shape, Layout, Split};
 
 /// Most records detection looks at.
-const PROBE_RECORDS: usize = 64;
+pub(crate) const PROBE_RECORDS: usize = 64;
 
 /// Detection reads no further record once this much record text has been parsed (a few large
 /// records, such as whole Inspect logs, are enough to decide).
-const PROBE_BYTES: usize = 16 << 20;
+pub(crate) const PROBE_BYTES: usize = 16 << 20;
 
 /// Records longer than this are judged by their shape ([`parse_shape`]): at most a bounded
 /// number of values of them, so detecting a huge record costs no more memory than a small one.

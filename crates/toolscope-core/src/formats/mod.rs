@@ -32,7 +32,7 @@ mod codex_cli;
 pub(crate) use bfcl_results::join_bfcl_results;
 mod content;
 mod conversation;
-mod detect;
+pub(crate) mod detect;
 mod mcp;
 pub(crate) use detect::detect as detect_format;
 pub mod eval_cases;

@@ -23,7 +23,7 @@ use super::odd_record::not_of_format;
 use super::{content_text, id_text};
 use crate::diagnostic::Diagnostic;
 use crate::inputs::catalog::tools_from_value;
-use crate::json::{parse_record, parse_value, Split};
+use crate::json::{parse_record, parse_value, Record, Split};
 use crate::model::{
     Args, ErrorSource, Event, Origin, ParentLink, ResultStatus, Session, ToolCall, ToolDef,
     ToolResult, Trial,
@@ -86,25 +86,45 @@ pub fn read_reporting(
 
 /// [`read_reporting`], giving each session to `on_session` as soon as it is read, so that a
 /// caller that does not keep them never holds more than one.
-pub(crate) fn read_each(
+fn read_each(
     file: &str,
     split: &Split<'_>,
     diagnostics: &mut Vec<Diagnostic>,
     progress: &mut dyn FnMut(f64),
     on_session: &mut dyn FnMut(Session),
 ) {
-    let mut tool_lists = ToolLists::default();
+    let mut reader = RecordReader::default();
     let count = split.records.len();
     for (index, record) in split.records.iter().enumerate() {
         if index.is_multiple_of(PROGRESS_EVERY) {
             progress(index as f64 / count as f64);
         }
+        reader.read(file, record, diagnostics, on_session);
+    }
+}
+
+/// Reads native records one at a time (a file read in pieces gives them so), sharing the tool
+/// lists of the records already read.
+#[derive(Default)]
+pub(crate) struct RecordReader {
+    tool_lists: ToolLists,
+}
+
+impl RecordReader {
+    /// Reads one record: a session for `on_session`, or a diagnostic saying what is wrong.
+    pub(crate) fn read(
+        &mut self,
+        file: &str,
+        record: &Record<'_>,
+        diagnostics: &mut Vec<Diagnostic>,
+        on_session: &mut dyn FnMut(Session),
+    ) {
         if !record.text.starts_with('{') {
             // Sessions are objects: say what this record is rather than serde's "invalid type".
             if let Some(value) = parse_value(file, record, diagnostics) {
                 diagnostics.push(not_of_format(file, record.line, &value, EXPECTED));
             }
-            continue;
+            return;
         }
         match parse_record::<RawSession>(file, record, diagnostics) {
             Ok(raw) if raw.session_id.is_none() && raw.events.is_none() => {
@@ -120,7 +140,9 @@ pub(crate) fn read_each(
                     file: file.to_string(),
                     line: record.line,
                 };
-                if let Some(session) = session_from_raw(raw, origin, &mut tool_lists, diagnostics) {
+                if let Some(session) =
+                    session_from_raw(raw, origin, &mut self.tool_lists, diagnostics)
+                {
                     on_session(session);
                 }
             }

@@ -89,10 +89,39 @@ impl LineWarner<'_> {
 }
 
 fn decode_utf8_lossy(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) -> String {
+    decode_utf8_lossy_from(file, bytes, 1, diagnostics)
+}
+
+/// One line of a file read in pieces, decoded as [`decode_text`] decodes it in the whole file:
+/// borrowed when it is UTF-8, else with U+FFFD for the bytes that are not and one warning at
+/// `line`. (A UTF-8 sequence never spans a newline, so the line decodes as it would in place.)
+pub(crate) fn decode_line<'a>(
+    file: &str,
+    bytes: &'a [u8],
+    line: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Cow<'a, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(decode_utf8_lossy_from(file, bytes, line, diagnostics)),
+    }
+}
+
+/// Whether the bytes start as UTF-16 text (which [`decode_text`] decodes as a whole).
+pub(crate) fn is_utf16(bytes: &[u8]) -> bool {
+    utf16_order(bytes).is_some()
+}
+
+fn decode_utf8_lossy_from(
+    file: &str,
+    bytes: &[u8],
+    first_line: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> String {
     let mut out = String::with_capacity(bytes.len() + 16);
     let mut lines = LineWarner {
         file,
-        line: 1,
+        line: first_line,
         line_start: 0,
         warned_line: 0,
     };

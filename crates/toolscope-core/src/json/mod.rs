@@ -16,10 +16,11 @@
 
 mod decode;
 mod lenient;
+pub(crate) mod lines;
 mod locate;
 mod numbers;
 mod sanitise;
-mod scan;
+pub(crate) mod scan;
 mod shape;
 mod split;
 
@@ -30,6 +31,7 @@ use crate::diagnostic::Diagnostic;
 use serde::de::DeserializeOwned;
 
 pub use decode::decode_text;
+pub(crate) use decode::is_utf16;
 pub use shape::parse_shape;
 pub use split::split_records;
 

@@ -283,17 +283,56 @@ pub fn summarize_sessions(
     summary.sessions_with_tool_errors = Rate::new(sessions_with_errors, summary.sessions);
 
     let mut rows = rows;
-    // Worst first: most problems, then most tool errors; ties keep input order.
-    rows.sort_by(|(a, _), (b, _)| {
+    // Worst first: most problems, then most tool errors; ties keep input order. The order is
+    // found on indices and applied in place, so the rows are never held twice.
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&rows[a].0, &rows[b].0);
         b.problems
             .cmp(&a.problems)
             .then(b.tool_errors.errors.cmp(&a.tool_errors.errors))
     });
+    permute(&mut rows, order);
     let mut problems = Vec::with_capacity(summary.problems as usize);
-    let mut session_rows = Vec::with_capacity(rows.len());
-    for (row, found) in rows {
-        problems.extend(found);
-        session_rows.push(row);
+    for (_, found) in &mut rows {
+        problems.append(found);
     }
+    let session_rows = rows.into_iter().map(|(row, _)| row).collect();
     (summary, session_rows, problems)
+}
+
+/// Puts `items[order[i]]` at `i` for every `i`, in place (one cycle of swaps at a time).
+fn permute<T>(items: &mut [T], mut order: Vec<usize>) {
+    for start in 0..items.len() {
+        let mut current = start;
+        while order[current] != current {
+            let next = std::mem::replace(&mut order[current], current);
+            if next == start {
+                break;
+            }
+            items.swap(current, next);
+            current = next;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::permute;
+
+    proptest! {
+        /// In place, the same as gathering `items[order[i]]` into a new list.
+        #[test]
+        fn permute_gathers_by_order(
+            order in (0..60usize).prop_flat_map(|n| Just((0..n).collect::<Vec<_>>()).prop_shuffle())
+        ) {
+            let items: Vec<String> = (0..order.len()).map(|i| format!("row {i}")).collect();
+            let gathered: Vec<String> = order.iter().map(|&i| items[i].clone()).collect();
+            let mut permuted = items;
+            permute(&mut permuted, order);
+            prop_assert_eq!(permuted, gathered);
+        }
+    }
 }

@@ -1,0 +1,150 @@
+//! [`analyze`] for inputs the engine reads itself, in pieces: a JSON Lines trace file in
+//! toolscope's native format is then never held whole, only its first lines (for format
+//! detection) and the line being read, so memory holds the report and not the input
+//! (docs/performance.md). Any other file, or a trace file that turns out not to stream, is read
+//! whole and analysed as [`analyze`] does; the report is the same either way (tests).
+
+use std::io::{BufRead, Read};
+
+use crate::analyze::analyze;
+use crate::analyze_stream::stream_report;
+use crate::formats::detect::{PROBE_BYTES, PROBE_RECORDS};
+use crate::formats::inspect::is_zip;
+use crate::input::{InputFile, Options, ReadError, Role};
+use crate::json::is_utf16;
+use crate::json::scan::{scan_value, skip_ws, trim_end, ValueEnd};
+use crate::report::Report;
+
+/// One input to [`analyze_read`].
+pub enum Source<'a> {
+    /// A file given whole, or over the size limit ([`InputFile::too_large`]).
+    Whole(InputFile<'a>),
+    /// A file the engine reads from `reader`. The caller bounds it: [`crate::MAX_FILE_BYTES`]
+    /// is the most a file may hold.
+    Reader {
+        /// The name the user knows it by.
+        name: &'a str,
+        /// What it is for.
+        role: Role,
+        /// Its bytes, from the start.
+        reader: Box<dyn BufRead + 'a>,
+    },
+}
+
+/// The report on `sources`, as [`analyze`] gives it for the same files read whole; a reader
+/// that fails is an error naming its file.
+pub fn analyze_read(sources: Vec<Source<'_>>, options: &Options) -> Result<Report, ReadError> {
+    // Per input: the input when given whole, else its name and role, the bytes read so far
+    // and, when the rest of it may stream, the reader.
+    let mut given = Vec::with_capacity(sources.len());
+    let mut bytes = Vec::with_capacity(sources.len());
+    let mut rests: Vec<Option<Box<dyn BufRead + '_>>> = Vec::with_capacity(sources.len());
+    for source in sources {
+        let (read, rest) = match source {
+            Source::Whole(input) => {
+                given.push(Given::Whole(input));
+                (Vec::new(), None)
+            }
+            Source::Reader {
+                name,
+                role,
+                mut reader,
+            } => {
+                given.push(Given::Read(name, role));
+                let error = |error| ReadError::new(name, error);
+                let (mut read, at_end) = if role == Role::Traces {
+                    read_head(&mut reader).map_err(error)?
+                } else {
+                    (Vec::new(), false)
+                };
+                if at_end || (role == Role::Traces && streams_as_lines(&read)) {
+                    (read, (!at_end).then_some(reader))
+                } else {
+                    reader.read_to_end(&mut read).map_err(error)?;
+                    (read, None)
+                }
+            }
+        };
+        bytes.push(read);
+        rests.push(rest);
+    }
+    let mut readers: Vec<Option<&mut dyn BufRead>> = rests
+        .iter_mut()
+        .map(|rest| rest.as_mut().map(|rest| &mut **rest as &mut dyn BufRead))
+        .collect();
+    if let Some(report) = stream_report(&files(&given, &bytes), &mut readers, options) {
+        return report;
+    }
+    // Some input needs the sessions kept: every file is read to its end and analysed whole.
+    for ((given, read), rest) in given.iter().zip(&mut bytes).zip(&mut readers) {
+        if let (Given::Read(name, _), Some(rest)) = (given, rest) {
+            rest.read_to_end(read)
+                .map_err(|error| ReadError::new(name, error))?;
+        }
+    }
+    Ok(analyze(&files(&given, &bytes), options))
+}
+
+/// An input as [`analyze_read`] was given it.
+enum Given<'a> {
+    Whole(InputFile<'a>),
+    /// Read from a reader: its name and role.
+    Read(&'a str, Role),
+}
+
+/// The inputs, with the bytes read of those read from readers.
+fn files<'a>(given: &[Given<'a>], bytes: &'a [Vec<u8>]) -> Vec<InputFile<'a>> {
+    given
+        .iter()
+        .zip(bytes)
+        .map(|(given, bytes)| match *given {
+            Given::Whole(input) => input,
+            Given::Read(name, role) => InputFile::new(name, bytes, role),
+        })
+        .collect()
+}
+
+/// The first whole lines of a trace file: as many as format detection looks at in the whole
+/// file (its first [`PROBE_RECORDS`] records, or [`PROBE_BYTES`] of their text), so that it
+/// decides on them as it would on the whole; and whether they are the whole file.
+fn read_head(reader: &mut dyn BufRead) -> std::io::Result<(Vec<u8>, bool)> {
+    let mut head = Vec::new();
+    let (mut records, mut text_bytes) = (0, 0);
+    loop {
+        let start = head.len();
+        if reader.read_until(b'\n', &mut head)? == 0 {
+            return Ok((head, true));
+        }
+        let line = &head[start..];
+        let first = skip_ws(line, 0);
+        if first < line.len() {
+            records += 1;
+            text_bytes += trim_end(line, first, line.len()) - first;
+        }
+        // Decoding never makes a line shorter except by the BOM's 3 bytes.
+        if records >= PROBE_RECORDS || text_bytes >= PROBE_BYTES + 3 {
+            let at_end = reader.fill_buf()?.is_empty();
+            return Ok((head, at_end));
+        }
+    }
+}
+
+/// Whether a file starting with `head` (whole lines) is read as JSON Lines of objects (see
+/// [`crate::json::split_records`]): UTF-8, not a zip archive, and its first value an object that
+/// ends on its first line. Anything else (an array, a pretty-printed document, server-sent
+/// events) is read whole.
+fn streams_as_lines(head: &[u8]) -> bool {
+    if is_utf16(head) || is_zip(head) {
+        return false;
+    }
+    let bytes = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let first = skip_ws(bytes, 0);
+    if bytes.get(first) != Some(&b'{') {
+        return false;
+    }
+    let line_end = bytes[first..]
+        .iter()
+        .position(|&byte| byte == b'\n')
+        .map_or(bytes.len(), |at| first + at);
+    matches!(scan_value(bytes, first), ValueEnd::Value(end) if end <= line_end)
+}
