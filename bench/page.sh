@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Page benchmark: builds the release site (scripts/build-site) and the release CLI, generates
-# 10 MB and 100 MB trace files, and times the page against the CLI on them (bench/page-load.mjs).
+# 10 MB and 100 MB trace files (and 100 MB of the call-dense shape), and times the page against
+# the CLI on them (bench/page-load.mjs).
 # Prints the wasm sizes, gzipped. Output: a Markdown table on stdout.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -14,6 +15,10 @@ for size in 10M 100M; do
     [ -f "$OUT/$size/sessions.jsonl" ] ||
         target/release/toolscope-gen --target-bytes "$size" --out-dir "$OUT/$size" >&2
 done
+# The call-dense shape too (docs/performance.md): many short sessions.
+[ -f "$OUT/100M-call-dense/sessions.jsonl" ] ||
+    target/release/toolscope-gen --target-bytes 100M --shape call-dense \
+        --out-dir "$OUT/100M-call-dense" >&2
 echo "wasm | bytes | gzipped"
 echo "---|---|---"
 for wasm in "$SITE"/*.wasm; do
@@ -23,4 +28,5 @@ echo
 (cd tests && [ -d node_modules ] || npm ci >&2)
 case "$SITE" in /*) ;; *) SITE="$PWD/$SITE" ;; esac
 node bench/page-load.mjs "$SITE" "$PWD/target/release/toolscope" \
-    "$PWD/$OUT/10M/sessions.jsonl" "$PWD/$OUT/100M/sessions.jsonl"
+    "$PWD/$OUT/10M/sessions.jsonl" "$PWD/$OUT/100M/sessions.jsonl" \
+    "$PWD/$OUT/100M-call-dense/sessions.jsonl"

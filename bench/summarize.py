@@ -144,8 +144,11 @@ def shape_section(out: str, shape: str) -> list[str]:
         f"labels {ratio(REPORT, PARSE_ALL):.2f}× (summary {ratio(SUMMARY, PARSE_ALL):.2f}×) "
         f"parsing sessions and labels (target ≤ 1.5×); the seed's code takes "
         f"{ratio(SEED_CHECKS, CHECK):.1f}× `check`'s time and {ratio(SEED_ALL, REPORT):.1f}× "
-        f"`report`'s (target ≥ 30×); `report --json` peaks at "
-        f"{rss[REPORT] / 1024 / input_mb:.1f}× its {input_mb:.1f} MB of input (target ≤ 1.5×).",
+        f"`report`'s (target ≥ 30×); `report --json` peaks at {rss[REPORT] / 1024:.0f} MB, "
+        f"{rss[REPORT] / 1024 / input_mb:.1f}× its {input_mb:.1f} MB of input (target: at most "
+        f"1.5× the input plus the {full_bytes / 1e6:.1f} MB report, "
+        f"{1.5 * input_mb + full_bytes / 1e6:.0f} MB), and with `--summary` at "
+        f"{rss[SUMMARY] / 1024:.0f} MB (target {1.5 * input_mb + summary_bytes / 1e6:.0f} MB).",
         "",
     ]
     return lines
