@@ -17,6 +17,7 @@ const REPEAT = Number(process.env.REPEAT ?? 3);
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+const stageLines = [];
 const server = await serve(site);
 const browser = await launch();
 console.log(
@@ -27,6 +28,7 @@ console.log('---|---|---|---|---|---');
 for (const file of files) {
   const pageTimes = [];
   const blocking = { tasks: 0, longestTask: 0, longestGap: 0 };
+  const runs = [];
   for (let run = 0; run < REPEAT; run += 1) {
     const page = await browser.newPage();
     await page.goto(server.url);
@@ -50,18 +52,27 @@ for (const file of files) {
       document
         .querySelector('[data-testid="file-input"]')
         .addEventListener('change', () => (bench.start = performance.now()), { capture: true });
+      // When each stage the progress bar names first shows.
+      bench.stages = {};
       new MutationObserver(() => {
+        const progress = document.querySelector('[data-testid="progress"]');
+        const label = progress?.textContent ?? '';
+        for (const stage of ['Loading files', 'Reading traces', 'Checking sessions', 'Scoring', 'Preparing the report']) {
+          if (bench.start && label.includes(stage) && !(stage in bench.stages)) bench.stages[stage] = performance.now();
+        }
         const isShown = document.querySelector('[data-testid="ov-calls"]');
         const isRunning = document.querySelector('[data-testid="progress"]');
         if (bench.start && !bench.end && isShown && !isRunning) bench.end = performance.now();
-      }).observe(document.body, { childList: true, subtree: true });
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
     });
     await page.getByTestId('file-input').setInputFiles([file]);
     await page.waitForFunction(() => window.__bench.end, null, { timeout: 600_000, polling: 100 });
     // Tasks are reported when they end: the one that shows the report, a moment later.
     await page.waitForTimeout(300);
-    const { start, end, longTasks, longestGap } = await page.evaluate(() => window.__bench);
+    const { start, end, longTasks, longestGap, stages } = await page.evaluate(() => window.__bench);
     pageTimes.push((end - start) / 1000);
+    // Seconds from the change event to each stage, and to the report shown.
+    runs.push({ ...Object.fromEntries(Object.entries(stages).map(([stage, at]) => [stage, (at - start) / 1000])), shown: (end - start) / 1000 });
     // The tasks that overlap the load, from the change event to the report shown.
     const during = longTasks
       .filter(([taskStart, duration]) => taskStart + duration >= start && taskStart <= end)
@@ -89,6 +100,13 @@ for (const file of files) {
       `${Math.min(...cliTimes).toFixed(2)} s / ${median(cliTimes).toFixed(2)} s | ${ratio.toFixed(2)}× | ` +
       `${blocking.tasks} / ${blocking.longestTask.toFixed(0)} ms / ${blocking.longestGap.toFixed(0)} ms`,
   );
+  const middle = runs.find((run) => run.shown === median(pageTimes));
+  stageLines.push(
+    `${file.split('/').slice(-2).join('/')} (median run): ` +
+      Object.entries(middle).map(([stage, at]) => `${stage} at ${at.toFixed(2)} s`).join(', '),
+  );
 }
+console.log('');
+for (const line of stageLines) console.log(line);
 await browser.close();
 await server.close();
