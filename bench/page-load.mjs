@@ -5,10 +5,12 @@
 //
 // Each size is measured REPEAT times in a fresh page; the fastest and the median are printed,
 // with the main thread's longest task (PerformanceObserver 'longtask', which reports tasks over
-// 50 ms) and longest gap between animation frames while the file loads, worst over the runs.
+// 50 ms) and longest gap between animation frames while the file loads, worst over the runs,
+// and how much the browser's processes' resident memory grew while it loaded (sampled every
+// 25 ms from /proc, so Linux only; the median over the runs).
 
 import { execFileSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve, launch } from '../tests/page/support.mjs';
 
@@ -17,18 +19,39 @@ const REPEAT = Number(process.env.REPEAT ?? 3);
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** Resident memory, in bytes, of every process this one started, and theirs: the browser. */
+function browserRss() {
+  const parents = new Map();
+  const rss = new Map();
+  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const status = readFileSync(`/proc/${name}/status`, 'utf8');
+      parents.set(Number(name), Number(status.match(/^PPid:\s+(\d+)/m)[1]));
+      rss.set(Number(name), Number(status.match(/^VmRSS:\s+(\d+)/m)?.[1] ?? 0) * 1024);
+    } catch {
+      // The process has ended.
+    }
+  }
+  const isOurs = (pid) => {
+    for (let at = parents.get(pid); at; at = parents.get(at)) if (at === process.pid) return true;
+    return false;
+  };
+  return [...rss].filter(([pid]) => isOurs(pid)).reduce((sum, [, bytes]) => sum + bytes, 0);
+}
+
 const stageLines = [];
 const server = await serve(site);
 const browser = await launch();
 console.log(
   'file | size | page: fastest / median | CLI report --json: fastest / median | page ÷ CLI | ' +
-    'main thread: tasks over 50 ms / longest task / longest frame gap',
+    'main thread: tasks over 50 ms / longest task / longest frame gap | browser memory grown (median) | × the file',
 );
-console.log('---|---|---|---|---|---');
+console.log('---|---|---|---|---|---|---|---');
 for (const file of files) {
   const pageTimes = [];
   const blocking = { tasks: 0, longestTask: 0, longestGap: 0 };
   const runs = [];
+  const grown = [];
   for (let run = 0; run < REPEAT; run += 1) {
     const page = await browser.newPage();
     await page.goto(server.url);
@@ -65,8 +88,14 @@ for (const file of files) {
         if (bench.start && !bench.end && isShown && !isRunning) bench.end = performance.now();
       }).observe(document.body, { childList: true, subtree: true, characterData: true });
     });
+    // The browser's memory sampled while the file loads: the most it grew over what it held.
+    const before = browserRss();
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, browserRss())), 25);
     await page.getByTestId('file-input').setInputFiles([file]);
     await page.waitForFunction(() => window.__bench.end, null, { timeout: 600_000, polling: 100 });
+    clearInterval(sampler);
+    grown.push(Math.max(peak, browserRss()) - before);
     // Tasks are reported when they end: the one that shows the report, a moment later.
     await page.waitForTimeout(300);
     const { start, end, longTasks, longestGap, stages } = await page.evaluate(() => window.__bench);
@@ -98,7 +127,8 @@ for (const file of files) {
     `${join('…', file.split('/').slice(-2).join('/'))} | ${size} MB | ` +
       `${Math.min(...pageTimes).toFixed(2)} s / ${median(pageTimes).toFixed(2)} s | ` +
       `${Math.min(...cliTimes).toFixed(2)} s / ${median(cliTimes).toFixed(2)} s | ${ratio.toFixed(2)}× | ` +
-      `${blocking.tasks} / ${blocking.longestTask.toFixed(0)} ms / ${blocking.longestGap.toFixed(0)} ms`,
+      `${blocking.tasks} / ${blocking.longestTask.toFixed(0)} ms / ${blocking.longestGap.toFixed(0)} ms | ` +
+      `${(median(grown) / 1e6).toFixed(0)} MB | ${(median(grown) / statSync(file).size).toFixed(1)}×`,
   );
   const middle = runs.find((run) => run.shown === median(pageTimes));
   stageLines.push(
