@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use toolscope_core::metrics::args_match::ArgsMode;
 use toolscope_core::{
-    analyze_read, Analysis, InputFile, Options, Report, Role, Source, MAX_FILE_BYTES,
+    analyze_read, analyze_read_without_rows, Analysis, InputFile, Options, Report, Role, Source,
+    MAX_FILE_BYTES,
 };
 
 use crate::cli::{ArgsMatch, InputArgs, MetricArgs};
@@ -123,6 +124,16 @@ impl Inputs {
 /// by the engine in pieces as it goes ([`analyze_read`]): one in toolscope's native JSON Lines
 /// is never held whole. The report is the one the engine gives for the files read whole.
 pub fn run_engine(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<Report> {
+    run_engine_keeping(inputs, metrics, true)
+}
+
+/// [`run_engine`]; without `keeps_rows`, for a summary report, the sessions' rows are counted
+/// and not kept ([`analyze_read_without_rows`]).
+pub fn run_engine_keeping(
+    inputs: &InputArgs,
+    metrics: Option<&MetricArgs>,
+    keeps_rows: bool,
+) -> Result<Report> {
     let mut names = Vec::new();
     let mut opened = Vec::new();
     for (paths, role) in named(inputs, metrics) {
@@ -149,7 +160,12 @@ pub fn run_engine(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<Re
             Opened::Loaded(file) => Source::Whole(file.input_file()),
         })
         .collect::<Vec<_>>();
-    analyze_read(sources, &options(inputs, metrics))
+    let analyze = if keeps_rows {
+        analyze_read
+    } else {
+        analyze_read_without_rows
+    };
+    analyze(sources, &options(inputs, metrics))
         .map_err(|error| anyhow::Error::new(error.error).context(format!("reading {}", error.file)))
 }
 

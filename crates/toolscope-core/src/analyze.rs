@@ -41,7 +41,7 @@ const PROGRESS_EVERY: usize = 512;
 /// Files are read in role order (catalogs, rules, traces, labels; as given within a role), so
 /// the report does not depend on the order files were dropped or named.
 pub fn analyze(inputs: &[InputFile<'_>], options: &Options) -> Report {
-    match crate::analyze_stream::stream_report(inputs, &mut [], options) {
+    match crate::analyze_stream::stream_report(inputs, &mut [], options, true) {
         Some(Ok(report)) => report,
         Some(Err(error)) => unreachable!("no reader was given, yet {error}"),
         None => run(inputs, options, &mut |_| {}).into_report(),
@@ -449,20 +449,33 @@ fn make_ids_unique(sessions: &mut [Session], diagnostics: &mut Vec<Diagnostic>) 
 /// [`make_ids_unique`] one session at a time.
 #[derive(Debug, Default)]
 pub(crate) struct UniqueIds {
-    /// Each id seen: how many times, and where first.
-    seen: HashMap<String, (usize, String, usize)>,
+    /// Each id seen: how many times, and where first: its file (by index in `files`) and line.
+    /// Small, as it is kept for every session: 32-bit numbers (a file holds at most
+    /// `MAX_FILE_BYTES`, so fewer lines and sessions than that).
+    seen: HashMap<Box<str>, (u32, u32, u32)>,
+    /// The files sessions came from, each once (a session costs an index, not a copy).
+    files: Vec<String>,
 }
 
 impl UniqueIds {
     pub(crate) fn make_unique(&mut self, session: &mut Session, diagnostics: &mut Vec<Diagnostic>) {
-        match self.seen.get_mut(&session.session_id) {
+        let small = |number: usize| u32::try_from(number).unwrap_or(u32::MAX);
+        match self.seen.get_mut(session.session_id.as_str()) {
             None => {
+                let file = match self.files.iter().rposition(|f| *f == session.origin.file) {
+                    Some(index) => index,
+                    None => {
+                        self.files.push(session.origin.file.clone());
+                        self.files.len() - 1
+                    }
+                };
                 self.seen.insert(
-                    session.session_id.clone(),
-                    (1, session.origin.file.clone(), session.origin.line),
+                    session.session_id.as_str().into(),
+                    (1, small(file), small(session.origin.line)),
                 );
             }
             Some((count, file, line)) => {
+                let file = &self.files[*file as usize];
                 *count += 1;
                 let renamed = format!("{}#{count}", session.session_id);
                 diagnostics.push(Diagnostic::warning(

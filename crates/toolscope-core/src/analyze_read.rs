@@ -34,6 +34,26 @@ pub enum Source<'a> {
 /// The report on `sources`, as [`analyze`] gives it for the same files read whole; a reader
 /// that fails is an error naming its file.
 pub fn analyze_read(sources: Vec<Source<'_>>, options: &Options) -> Result<Report, ReadError> {
+    read_report(sources, options, true)
+}
+
+/// [`analyze_read`] for a caller that wants only the summary report: the same report, but when
+/// the sessions stream their rows are counted and not kept (`sessions` empty, counted in
+/// `omitted.sessions`), so memory does not grow with them. Its [`Report::into_summary`] is the
+/// summary of the full report; its other fields (problems, turn outcomes, every diagnostic) are
+/// the full report's.
+pub fn analyze_read_without_rows(
+    sources: Vec<Source<'_>>,
+    options: &Options,
+) -> Result<Report, ReadError> {
+    read_report(sources, options, false)
+}
+
+fn read_report(
+    sources: Vec<Source<'_>>,
+    options: &Options,
+    keeps_rows: bool,
+) -> Result<Report, ReadError> {
     // Per input: the input when given whole, else its name and role, the bytes read so far
     // and, when the rest of it may stream, the reader.
     let mut given = Vec::with_capacity(sources.len());
@@ -72,7 +92,7 @@ pub fn analyze_read(sources: Vec<Source<'_>>, options: &Options) -> Result<Repor
         .iter_mut()
         .map(|rest| rest.as_mut().map(|rest| &mut **rest as &mut dyn BufRead))
         .collect();
-    if let Some(report) = stream_report(&files(&given, &bytes), &mut readers, options) {
+    if let Some(report) = stream_report(&files(&given, &bytes), &mut readers, options, keeps_rows) {
         return report;
     }
     // Some input needs the sessions kept: every file is read to its end and analysed whole.

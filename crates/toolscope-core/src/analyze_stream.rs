@@ -32,8 +32,9 @@ use crate::json::lines::LineRecords;
 use crate::json::{decode_text, split_records, Record};
 use crate::metrics::outcome::{score_turn, TurnOutcome};
 use crate::metrics::selection::{summarize, Selection};
+use crate::metrics::trials::trials_of;
 use crate::model::{turn_count, turns_of, Session, ToolDef};
-use crate::report::{CheckRows, InputSummary, Report};
+use crate::report::{CheckRows, InputSummary, Omitted, Report};
 
 /// The report of `inputs`, streaming their sessions; None when some input needs the sessions
 /// kept (see the module docs).
@@ -41,10 +42,15 @@ use crate::report::{CheckRows, InputSummary, Report};
 /// A trace file read in pieces gives its first whole lines as its bytes and the rest of them in
 /// `rests`, at its index in `inputs` (an empty `rests` when none is): its records are read from
 /// both. None is decided before any rest is read from, so the caller can still read them whole.
+///
+/// Without `keeps_rows`, the sessions' rows are counted and dropped: the report's `sessions` is
+/// empty and counted in `omitted.sessions`, and everything else is as with them (its
+/// [`Report::into_summary`] is the full report's), so memory does not grow with the sessions.
 pub(crate) fn stream_report(
     inputs: &[InputFile<'_>],
     rests: &mut [Option<&mut dyn BufRead>],
     options: &Options,
+    keeps_rows: bool,
 ) -> Option<Result<Report, ReadError>> {
     let mut order: Vec<usize> = (0..inputs.len()).collect();
     order.sort_by_key(|&index| role_rank(inputs[index].role));
@@ -130,6 +136,9 @@ pub(crate) fn stream_report(
     }
     let has_catalog_files = !gathered.catalog_files.is_empty();
     let mut stream = Stream::new(&gathered, labels, options, &mut diagnostics);
+    if !keeps_rows {
+        stream.rows = CheckRows::counting();
+    }
     for (slot, input) in ordered.iter().enumerate() {
         if input.role == Role::Traces {
             // Each its summary; one too large to read keeps it empty.
@@ -176,28 +185,24 @@ pub(crate) fn stream_report(
     let streamed = stream.finish(&mut diagnostics);
     let order: Vec<InputFile<'_>> = ordered.into_iter().copied().collect();
     sort_diagnostics(&mut diagnostics, &order);
-    let (summary, sessions, tools, problems) = streamed.rows.finish();
     let descriptions = if has_catalog_files {
         crate::findings::tool_descriptions_of_lists(Some(&gathered.catalog_tools), [])
     } else {
         streamed.descriptions
     };
-    let trials = crate::metrics::trials::trials_of(
-        sessions
-            .iter()
-            .filter_map(|row| Some((row.task_id.as_deref()?, row.trial?))),
-    );
-    let mut report = Report {
+    let selection = streamed.outcomes.map(|outcomes| Selection {
+        args_mode: options.args_mode,
+        ..summarize(outcomes, options.min_support)
+    });
+    let inputs: Vec<InputSummary> = summaries.into_iter().flatten().collect();
+    let report = |summary, problems, sessions, tools, trials| Report {
         toolscope_version: crate::VERSION.to_string(),
-        inputs: summaries.into_iter().flatten().collect(),
+        inputs,
         summary,
         problems,
         sessions,
         tools,
-        selection: streamed.outcomes.map(|outcomes| Selection {
-            args_mode: options.args_mode,
-            ..summarize(outcomes, options.min_support)
-        }),
+        selection,
         tasks: None,
         drift: streamed.drift,
         diagnostics,
@@ -206,6 +211,33 @@ pub(crate) fn stream_report(
         findings: Vec::new(),
         omitted: None,
     };
+    if !keeps_rows {
+        let rows = streamed.rows.finish_counted();
+        let trials = trials_of(
+            rows.trials
+                .iter()
+                .map(|(task, trial)| (task.as_str(), *trial)),
+        );
+        let mut report = report(rows.summary, rows.problems, Vec::new(), rows.tools, trials);
+        let agents = rows
+            .agents
+            .iter()
+            .map(|(session, agent)| (session.as_str(), agent.as_str()))
+            .collect();
+        report.findings = crate::findings::findings_with_agents(&report, &agents, &descriptions);
+        report.omitted = Some(Omitted {
+            sessions: rows.sessions,
+            ..Omitted::default()
+        });
+        return Some(Ok(report));
+    }
+    let (summary, sessions, tools, problems) = streamed.rows.finish();
+    let trials = trials_of(
+        sessions
+            .iter()
+            .filter_map(|row| Some((row.task_id.as_deref()?, row.trial?))),
+    );
+    let mut report = report(summary, problems, sessions, tools, trials);
     report.findings = crate::findings::findings(&report, &descriptions);
     Some(Ok(report))
 }

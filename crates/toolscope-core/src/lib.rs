@@ -64,7 +64,7 @@ mod test_support;
 
 pub use analysis::{Analysis, Filter, Progress, Stage};
 pub use analyze::analyze;
-pub use analyze_read::{analyze_read, Source};
+pub use analyze_read::{analyze_read, analyze_read_without_rows, Source};
 pub use diagnostic::{Diagnostic, Severity};
 pub use input::{InputFile, Options, ReadError, Role, MAX_FILE_BYTES};
 pub use report::Report;

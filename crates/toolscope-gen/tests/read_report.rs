@@ -5,7 +5,9 @@
 
 use std::io::{BufRead, BufReader, Read};
 
-use toolscope_core::{analyze, analyze_read, InputFile, Options, Role, Source};
+use toolscope_core::{
+    analyze, analyze_read, analyze_read_without_rows, InputFile, Options, Role, Source,
+};
 use toolscope_gen::{generate, Config, Shape, Size};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures");
@@ -15,14 +17,33 @@ const FORMATS: &str = concat!(
 );
 
 /// Every file as a reader of `capacity`-byte pieces (trace files; the rest whole), against
-/// `analyze` on the bytes.
+/// `analyze` on the bytes; and the summary report made without the rows against the full
+/// report's summary.
 fn assert_same(files: &[(&str, &[u8], Role)], capacity: usize) {
     let whole: Vec<InputFile<'_>> = files
         .iter()
         .map(|&(name, bytes, role)| InputFile::new(name, bytes, role))
         .collect();
-    let expected = serde_json::to_string_pretty(&analyze(&whole, &Options::default())).unwrap();
-    let sources = files
+    let full = analyze(&whole, &Options::default());
+    let summary = serde_json::to_string_pretty(&full.clone().into_summary()).unwrap();
+    let expected = serde_json::to_string_pretty(&full).unwrap();
+    let read = analyze_read(sources(files, capacity), &Options::default())
+        .expect("readers of bytes never fail");
+    assert_equal_json(&serde_json::to_string_pretty(&read).unwrap(), &expected);
+    let without_rows = analyze_read_without_rows(sources(files, capacity), &Options::default())
+        .expect("readers of bytes never fail");
+    assert_eq!(
+        without_rows.diagnostics, full.diagnostics,
+        "every diagnostic is kept"
+    );
+    assert_equal_json(
+        &serde_json::to_string_pretty(&without_rows.into_summary()).unwrap(),
+        &summary,
+    );
+}
+
+fn sources<'a>(files: &[(&'a str, &'a [u8], Role)], capacity: usize) -> Vec<Source<'a>> {
+    files
         .iter()
         .map(|&(name, bytes, role)| match role {
             Role::Traces | Role::Labels => Source::Reader {
@@ -32,9 +53,10 @@ fn assert_same(files: &[(&str, &[u8], Role)], capacity: usize) {
             },
             _ => Source::Whole(InputFile::new(name, bytes, role)),
         })
-        .collect();
-    let read = analyze_read(sources, &Options::default()).expect("readers of bytes never fail");
-    let actual = serde_json::to_string_pretty(&read).unwrap();
+        .collect()
+}
+
+fn assert_equal_json(actual: &str, expected: &str) {
     if actual != expected {
         let line = actual
             .lines()
@@ -47,8 +69,8 @@ fn assert_same(files: &[(&str, &[u8], Role)], capacity: usize) {
         };
         panic!(
             "read and whole reports differ at line {line}:\n--- read\n{}\n--- whole\n{}",
-            around(&actual),
-            around(&expected)
+            around(actual),
+            around(expected)
         );
     }
 }
@@ -216,5 +238,44 @@ fn a_reader_that_fails_is_an_error_naming_its_file() {
         let error = analyze_read(sources, &Options::default()).unwrap_err();
         assert_eq!(error.file, "big.jsonl");
         assert!(error.to_string().contains("the disk went away"), "{error}");
+    }
+}
+
+#[test]
+fn agents_trials_and_ties_give_the_same_summary_without_rows() {
+    // Sessions with agents and problems (findings name the agents), scored trials of tasks,
+    // sessions that tie on problems and errors (the report keeps their input order), repeated
+    // ids, past the head so that they stream.
+    let mut file = String::new();
+    for i in 0..120 {
+        let agent = ["planner", "coder", "reviewer"][i % 3];
+        let tool = if i % 4 == 0 {
+            "lookup_ordr"
+        } else {
+            "lookup_order"
+        };
+        let status = if i % 5 == 0 { "error" } else { "ok" };
+        let id = if i % 17 == 0 {
+            "dup".to_string()
+        } else {
+            format!("s{i}")
+        };
+        file.push_str(&format!(
+            r#"{{"session_id": "{id}", "agent_id": "{agent}", "task_id": "t{}", "reward": {}, "events": [{{"type": "user", "content": "q"}}, {{"type": "tool_use", "name": "{tool}", "args": {{"order_id": {i}}}}}, {{"type": "tool_result", "status": "{status}", "content": "r"}}, {{"type": "assistant", "content": "Done!"}}]}}"#,
+            i % 7,
+            i % 2
+        ));
+        file.push('\n');
+    }
+    let tools = std::fs::read(format!("{FIXTURES}/seed/tools.json")).unwrap();
+    for capacity in [5, 4096] {
+        assert_same(&[("agents.jsonl", file.as_bytes(), Role::Traces)], capacity);
+        assert_same(
+            &[
+                ("tools.json", &tools, Role::Catalog),
+                ("agents.jsonl", file.as_bytes(), Role::Traces),
+            ],
+            capacity,
+        );
     }
 }

@@ -7,7 +7,7 @@ use toolscope_core::{Diagnostic, Report};
 
 use super::{outcome, report_diagnostics};
 use crate::cli::ReportArgs;
-use crate::inputs::run_engine;
+use crate::inputs::run_engine_keeping;
 use crate::output::html::write_html;
 use crate::output::{json::print_json_with, text::print_summary};
 use crate::Outcome;
@@ -30,7 +30,9 @@ pub fn run(args: &ReportArgs) -> Result<Outcome> {
 /// The report the arguments ask for. The HTML file, when asked for, is written here: before
 /// anything is printed, so it is written even when stdout is closed early (`| head`).
 pub fn analyze(args: &ReportArgs) -> Result<Report> {
-    let report = run_engine(&args.inputs, Some(&args.metrics))?;
+    // Only the summary report is printed: the sessions' rows need not be kept.
+    let keeps_rows = !(args.json && args.summary) || args.html.is_some();
+    let report = run_engine_keeping(&args.inputs, Some(&args.metrics), keeps_rows)?;
     if let Some(path) = &args.html {
         write_html(&report, args.title.clone(), path)?;
     }

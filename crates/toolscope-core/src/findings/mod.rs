@@ -100,12 +100,22 @@ pub struct Finding {
 /// The findings of `report`, ranked; `descriptions` are the tools' descriptions by name (from
 /// the catalog, else from what the sessions carry), shown for confused tools.
 pub fn findings(report: &Report, descriptions: &BTreeMap<String, String>) -> Vec<Finding> {
+    findings_with_agents(report, &rules::agents_of(report), descriptions)
+}
+
+/// [`findings`] for a report whose session rows are not kept: `agents` gives the agent of each
+/// session with problems or verdicts (by session id) that names one.
+pub(crate) fn findings_with_agents(
+    report: &Report,
+    agents: &std::collections::HashMap<&str, &str>,
+    descriptions: &BTreeMap<String, String>,
+) -> Vec<Finding> {
     let mut found = Vec::new();
-    rules::problems(report, &mut found);
+    rules::problems(report, agents, &mut found);
     rules::tool_errors(report, &mut found);
     rules::selection(report, descriptions, &mut found);
     rules::drift(report, &mut found);
-    rules::judge(report, &mut found);
+    rules::judge(report, agents, &mut found);
     found.sort_by(|a, b| {
         b.sessions
             .cmp(&a.sessions)

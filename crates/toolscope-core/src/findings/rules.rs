@@ -92,7 +92,8 @@ fn plural(count: u64, noun: &str) -> String {
     }
 }
 
-fn agents_of(report: &Report) -> HashMap<&str, &str> {
+/// Each session's agent, by session id, for the sessions that name one.
+pub(super) fn agents_of(report: &Report) -> HashMap<&str, &str> {
     report
         .sessions
         .iter()
@@ -110,8 +111,7 @@ fn call(session_id: &str, step: usize) -> Example {
 
 /// Code problems, grouped by kind and tool (unknown names by the name called, ordering by the
 /// rule broken, unhandled errors by agent).
-pub(super) fn problems(report: &Report, found: &mut Vec<Finding>) {
-    let agents = agents_of(report);
+pub(super) fn problems(report: &Report, agents: &HashMap<&str, &str>, found: &mut Vec<Finding>) {
     let mut groups: BTreeMap<(ProblemKind, String), Group> = BTreeMap::new();
     for problem in &report.problems {
         let agent = agents.get(problem.session_id.as_str()).copied();
@@ -349,11 +349,10 @@ pub(super) fn drift(report: &Report, found: &mut Vec<Finding>) {
 }
 
 /// Tools the judge failed on a criterion.
-pub(super) fn judge(report: &Report, found: &mut Vec<Finding>) {
+pub(super) fn judge(report: &Report, agents: &HashMap<&str, &str>, found: &mut Vec<Finding>) {
     let Some(judge) = &report.judge else {
         return;
     };
-    let agents = agents_of(report);
     let mut groups: BTreeMap<(Criterion, String), (Group, u64)> = BTreeMap::new();
     for verdict in &judge.verdicts {
         let entry = groups

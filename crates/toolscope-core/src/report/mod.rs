@@ -2,6 +2,7 @@
 //! (`toolscope report --json`) and the page renders it; both come from [`crate::analyze`].
 //! Its JSON is documented in docs/report-json.md.
 
+mod counted;
 pub mod csv;
 mod detail;
 mod summary;

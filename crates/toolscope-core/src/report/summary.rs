@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use super::counted::{Counted, CountedRows};
 use crate::checks::problem::{Problem, ProblemKind};
 use crate::checks::tool_errors::ToolErrorCounts;
 use crate::checks::SessionFindings;
@@ -126,9 +127,19 @@ pub fn summarize_checks<'s>(
 pub(crate) struct CheckRows {
     rows: Vec<(SessionSummary, Vec<Problem>)>,
     tools: BTreeMap<String, ToolUsage>,
+    /// When the rows are not kept: what is counted instead.
+    counted: Option<Counted>,
 }
 
 impl CheckRows {
+    /// Rows that are counted and dropped, for a report without them ([`CheckRows::finish_counted`]).
+    pub(crate) fn counting() -> Self {
+        CheckRows {
+            counted: Some(Counted::default()),
+            ..CheckRows::default()
+        }
+    }
+
     pub(crate) fn add(
         &mut self,
         session: &Session,
@@ -136,8 +147,18 @@ impl CheckRows {
         is_without_catalog: bool,
     ) {
         count_tools(session, &found, &mut self.tools);
-        self.rows
-            .push(session_row(session, found, is_without_catalog));
+        let (row, problems) = session_row(session, found, is_without_catalog);
+        match &mut self.counted {
+            Some(counted) => counted.add(row, problems),
+            None => self.rows.push((row, problems)),
+        }
+    }
+
+    /// The totals, tools and problems of rows made [`CheckRows::counting`].
+    pub(crate) fn finish_counted(self) -> CountedRows {
+        self.counted
+            .expect("the rows were counted")
+            .finish(self.tools)
     }
 
     pub(crate) fn finish(self) -> (Summary, Vec<SessionSummary>, Vec<ToolUsage>, Vec<Problem>) {
@@ -186,7 +207,7 @@ fn count_tools(
 }
 
 /// One session's row and its problems (in the checks' order).
-fn session_row(
+pub(crate) fn session_row(
     session: &Session,
     found: SessionFindings,
     is_without_catalog: bool,
@@ -228,21 +249,19 @@ fn session_row(
     (row, found.problems)
 }
 
-/// Builds the summary from the sessions' rows and problems (in input order), and orders them
-/// as the report does: sessions worst first, problems by session in that order, then as the
-/// checks found them.
-///
-/// Everything in [`Summary`] is counted from these rows, so a report's own `sessions` and
-/// `problems` are enough to rebuild it: [`crate::merge`] does, for reports of parts of a
-/// dataset, with this same function.
-pub fn summarize_sessions(
-    rows: Vec<(SessionSummary, Vec<Problem>)>,
-) -> (Summary, Vec<SessionSummary>, Vec<Problem>) {
-    let mut summary = Summary::default();
-    let mut session_rates = Vec::new();
-    let mut sessions_with_problems = 0;
-    let mut sessions_with_errors = 0;
-    for (row, problems) in &rows {
+/// The headline numbers, counted one session at a time: from the rows of a whole report
+/// ([`summarize_sessions`]) or as the sessions go by when the rows are not kept.
+#[derive(Debug, Default)]
+pub(crate) struct Totals {
+    summary: Summary,
+    session_rates: Vec<f64>,
+    sessions_with_problems: u64,
+    sessions_with_errors: u64,
+}
+
+impl Totals {
+    pub(crate) fn add(&mut self, row: &SessionSummary, problems: &[Problem]) {
+        let summary = &mut self.summary;
         summary.sessions += 1;
         let mut kind_steps: BTreeMap<ProblemKind, BTreeSet<usize>> = BTreeMap::new();
         for problem in problems {
@@ -265,22 +284,51 @@ pub fn summarize_sessions(
         summary.calls_with_problems.count += row.calls_with_problems;
         summary.tool_errors.add(&row.tool_errors);
         summary.sessions_without_catalog += u64::from(row.is_without_catalog);
-        sessions_with_problems += u64::from(row.problems > 0);
-        sessions_with_errors += u64::from(row.tool_errors.errors > 0);
+        self.sessions_with_problems += u64::from(row.problems > 0);
+        self.sessions_with_errors += u64::from(row.tool_errors.errors > 0);
         if row.calls > 0 {
-            session_rates.push(row.calls_with_problems as f64 / row.calls as f64);
+            self.session_rates
+                .push(row.calls_with_problems as f64 / row.calls as f64);
         }
         summary.turns += row.turns;
     }
-    summary.calls_with_problems = Rate::new(summary.calls_with_problems.count, summary.calls);
-    summary.sessions_with_problems = Rate::new(sessions_with_problems, summary.sessions);
-    // Summed in a defined order (smallest first), not in input order, so the mean is the same
-    // to the last bit however the sessions were ordered or split.
-    session_rates.sort_by(f64::total_cmp);
-    summary.mean_session_problem_rate =
-        ratio(session_rates.iter().sum(), session_rates.len() as f64);
-    summary.tool_error_rate = Rate::new(summary.tool_errors.errors, summary.tool_errors.results);
-    summary.sessions_with_tool_errors = Rate::new(sessions_with_errors, summary.sessions);
+
+    pub(crate) fn finish(self) -> Summary {
+        let Totals {
+            mut summary,
+            mut session_rates,
+            sessions_with_problems,
+            sessions_with_errors,
+        } = self;
+        summary.calls_with_problems = Rate::new(summary.calls_with_problems.count, summary.calls);
+        summary.sessions_with_problems = Rate::new(sessions_with_problems, summary.sessions);
+        // Summed in a defined order (smallest first), not in input order, so the mean is the
+        // same to the last bit however the sessions were ordered or split.
+        session_rates.sort_by(f64::total_cmp);
+        summary.mean_session_problem_rate =
+            ratio(session_rates.iter().sum(), session_rates.len() as f64);
+        summary.tool_error_rate =
+            Rate::new(summary.tool_errors.errors, summary.tool_errors.results);
+        summary.sessions_with_tool_errors = Rate::new(sessions_with_errors, summary.sessions);
+        summary
+    }
+}
+
+/// Builds the summary from the sessions' rows and problems (in input order), and orders them
+/// as the report does: sessions worst first, problems by session in that order, then as the
+/// checks found them.
+///
+/// Everything in [`Summary`] is counted from these rows, so a report's own `sessions` and
+/// `problems` are enough to rebuild it: [`crate::merge`] does, for reports of parts of a
+/// dataset, with this same function.
+pub fn summarize_sessions(
+    rows: Vec<(SessionSummary, Vec<Problem>)>,
+) -> (Summary, Vec<SessionSummary>, Vec<Problem>) {
+    let mut totals = Totals::default();
+    for (row, problems) in &rows {
+        totals.add(row, problems);
+    }
+    let summary = totals.finish();
 
     let mut rows = rows;
     // Worst first: most problems, then most tool errors; ties keep input order. The order is
