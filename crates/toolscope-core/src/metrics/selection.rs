@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::outcome::TurnOutcome;
 use super::rate::{ratio, Rate};
+use super::selection_totals::SelectionTotals;
 use super::wilson::wilson_95;
 
 /// Below this many labelled turns, a tool's numbers are flagged as too few to trust.
@@ -308,85 +309,11 @@ pub fn seed_report_lines(rows: &[ToolRow]) -> Vec<String> {
 
 /// Aggregates scored turns.
 pub fn summarize(outcomes: Vec<TurnOutcome>, min_support: u64) -> Selection {
-    let counts = count_pairs(
-        outcomes
-            .iter()
-            .map(|o| (o.counted_as.as_str(), o.actual_tool.as_str())),
-    );
-    let per_tool: Vec<ToolRow> = counts
-        .iter()
-        .map(|(tool, &counts)| tool_row(tool, counts, min_support))
-        .collect();
-    let labels: Vec<String> = counts.keys().cloned().collect();
-    let index: BTreeMap<&str, usize> = labels
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (l.as_str(), i))
-        .collect();
-    let counts: Vec<(usize, usize, u64)> = outcomes
-        .iter()
-        .map(|outcome| {
-            (
-                index[outcome.counted_as.as_str()],
-                index[outcome.actual_tool.as_str()],
-                1,
-            )
-        })
-        .collect();
-    let confusion = Confusion::from_counts(labels, counts);
-    let mut confused_pairs: Vec<ConfusedPair> = confusion
-        .cells
-        .iter()
-        .filter(|cell| cell.expected != cell.actual)
-        .map(|cell| ConfusedPair {
-            expected: confusion.labels[cell.expected].clone(),
-            actual: confusion.labels[cell.actual].clone(),
-            count: cell.count,
-        })
-        .collect();
-    confused_pairs.sort_by(|a, b| {
-        b.count
-            .cmp(&a.count)
-            .then_with(|| (&a.expected, &a.actual).cmp(&(&b.expected, &b.actual)))
-    });
-
-    let turns = outcomes.len() as u64;
-    let count_where =
-        |f: &dyn Fn(&TurnOutcome) -> bool| outcomes.iter().filter(|o| f(o)).count() as u64;
-    let with_args = count_where(&|o| o.args_exact.is_some());
-    let extra_calls: u64 = outcomes.iter().map(|o| o.extra.len() as u64).sum();
-    Selection {
-        turns,
-        tool_accuracy: Rate::new(count_where(&|o| o.is_correct), turns),
-        args_accuracy_exact: Rate::new(count_where(&|o| o.args_exact == Some(true)), with_args),
-        args_accuracy_subset: Rate::new(count_where(&|o| o.args_subset == Some(true)), with_args),
-        avg_extra_calls: ratio(extra_calls as f64, turns as f64),
-        extra_calls,
-        missing_calls: outcomes.iter().map(|o| o.missing.len() as u64).sum(),
-        should_not_call_violations: Rate::new(
-            count_where(&|o| !o.should_not_call_violations.is_empty()),
-            count_where(&|o| !o.should_not_call.is_empty()),
-        ),
-        // Scores are whole tenths: summing tenths keeps the mean free of rounding (three
-        // perfect turns average exactly 0.8).
-        mean_score: ratio(
-            outcomes
-                .iter()
-                .map(|o| (o.score * 10.0).round() as u64)
-                .sum::<u64>() as f64,
-            10.0 * turns as f64,
-        ),
-        task_success: Rate::new(
-            count_where(&|o| o.task_success == Some(true)),
-            count_where(&|o| o.task_success.is_some()),
-        ),
-        per_tool,
-        confusion,
-        confused_pairs,
-        min_support,
-        args_mode: Default::default(),
-        outcomes,
+    let mut totals = SelectionTotals::default();
+    for outcome in &outcomes {
+        totals.add(outcome);
     }
+    totals.finish(outcomes, min_support)
 }
 
 #[cfg(test)]
