@@ -37,11 +37,12 @@ pub fn analyze_read(sources: Vec<Source<'_>>, options: &Options) -> Result<Repor
     read_report(sources, options, true)
 }
 
-/// [`analyze_read`] for a caller that wants only the summary report: the same report, but when
-/// the sessions stream their rows are counted and not kept (`sessions` empty, counted in
-/// `omitted.sessions`), so memory does not grow with them. Its [`Report::into_summary`] is the
-/// summary of the full report; its other fields (problems, turn outcomes, every diagnostic) are
-/// the full report's.
+/// [`analyze_read`] for a caller that wants only the summary report: when the sessions stream,
+/// their rows are counted and not kept (`sessions` empty, counted in `omitted.sessions`), and of
+/// the scored turns only those the findings read (a tool other than the one expected; the rest
+/// counted in `omitted.turn_outcomes`), so memory grows with neither. Its
+/// [`Report::into_summary`] is the summary of the full report; its problems and diagnostics are
+/// all the full report's (a caller prints every diagnostic, even those a summary leaves out).
 pub fn analyze_read_without_rows(
     sources: Vec<Source<'_>>,
     options: &Options,

@@ -32,6 +32,7 @@ use crate::json::lines::LineRecords;
 use crate::json::{decode_text, split_records, Record};
 use crate::metrics::outcome::{score_turn, TurnOutcome};
 use crate::metrics::selection::{summarize, Selection};
+use crate::metrics::selection_totals::SelectionTotals;
 use crate::metrics::trials::trials_of;
 use crate::model::{turn_count, turns_of, Session, ToolDef};
 use crate::report::{CheckRows, InputSummary, Omitted, Report};
@@ -43,9 +44,9 @@ use crate::report::{CheckRows, InputSummary, Omitted, Report};
 /// `rests`, at its index in `inputs` (an empty `rests` when none is): its records are read from
 /// both. None is decided before any rest is read from, so the caller can still read them whole.
 ///
-/// Without `keeps_rows`, the sessions' rows are counted and dropped: the report's `sessions` is
-/// empty and counted in `omitted.sessions`, and everything else is as with them (its
-/// [`Report::into_summary`] is the full report's), so memory does not grow with the sessions.
+/// Without `keeps_rows`, the sessions' rows are counted and dropped (the report's `sessions` is
+/// empty and counted in `omitted.sessions`) and so are the scored turns the findings do not read
+/// (counted in `omitted.turn_outcomes`); its [`Report::into_summary`] is the full report's.
 pub(crate) fn stream_report(
     inputs: &[InputFile<'_>],
     rests: &mut [Option<&mut dyn BufRead>],
@@ -138,6 +139,8 @@ pub(crate) fn stream_report(
     let mut stream = Stream::new(&gathered, labels, options, &mut diagnostics);
     if !keeps_rows {
         stream.rows = CheckRows::counting();
+        stream.selection_totals = Some(SelectionTotals::default());
+        stream.outcomes = Vec::new();
     }
     for (slot, input) in ordered.iter().enumerate() {
         if input.role == Role::Traces {
@@ -190,9 +193,19 @@ pub(crate) fn stream_report(
     } else {
         streamed.descriptions
     };
-    let selection = streamed.outcomes.map(|outcomes| Selection {
-        args_mode: options.args_mode,
-        ..summarize(outcomes, options.min_support)
+    let mut turns_left_out = 0;
+    let selection = streamed.outcomes.map(|outcomes| {
+        let selection = match streamed.selection_totals {
+            Some(totals) => {
+                turns_left_out = totals.turns() - outcomes.len() as u64;
+                totals.finish(outcomes, options.min_support)
+            }
+            None => summarize(outcomes, options.min_support),
+        };
+        Selection {
+            args_mode: options.args_mode,
+            ..selection
+        }
     });
     let inputs: Vec<InputSummary> = summaries.into_iter().flatten().collect();
     let report = |summary, problems, sessions, tools, trials| Report {
@@ -227,6 +240,7 @@ pub(crate) fn stream_report(
         report.findings = crate::findings::findings_with_agents(&report, &agents, &descriptions);
         report.omitted = Some(Omitted {
             sessions: rows.sessions,
+            turn_outcomes: turns_left_out,
             ..Omitted::default()
         });
         return Some(Ok(report));
@@ -275,6 +289,9 @@ struct Stream<'g, 't> {
     labels_by_session: FxHashMap<String, Vec<usize>>,
     /// Each outcome with the label index that first labelled its turn (the report's order).
     outcomes: Vec<(usize, TurnOutcome)>,
+    /// When the report is made without its rows: every outcome counted here, and only the
+    /// turns the findings read (a tool other than the one expected) kept in `outcomes`.
+    selection_totals: Option<SelectionTotals>,
     /// Diagnostics about labels, by label index (the order the whole-input path gives them).
     label_diagnostics: Vec<(usize, Diagnostic)>,
     rows: CheckRows,
@@ -294,6 +311,7 @@ type OwnCatalog = (Arc<Vec<ToolDef>>, CompiledCatalog, String);
 struct Streamed {
     rows: CheckRows,
     outcomes: Option<Vec<TurnOutcome>>,
+    selection_totals: Option<SelectionTotals>,
     drift: Vec<crate::drift::DriftItem>,
     descriptions: BTreeMap<String, String>,
 }
@@ -334,6 +352,7 @@ impl<'g, 't> Stream<'g, 't> {
             labels_by_session,
             // At most one outcome per label: room for them all up front, not grown by doubling.
             outcomes: Vec::with_capacity(label_count),
+            selection_totals: None,
             label_diagnostics: Vec::new(),
             rows: CheckRows::default(),
             drift: has_catalog.then(|| DriftCounter::new(&gathered.catalog_tools)),
@@ -424,7 +443,15 @@ impl<'g, 't> Stream<'g, 't> {
                     self.options.args_mode,
                     tools,
                 );
-                self.outcomes.push((first, outcome));
+                match &mut self.selection_totals {
+                    Some(totals) => {
+                        totals.add(&outcome);
+                        if outcome.counted_as != outcome.actual_tool {
+                            self.outcomes.push((first, outcome));
+                        }
+                    }
+                    None => self.outcomes.push((first, outcome)),
+                }
             }
         }
     }
@@ -459,6 +486,7 @@ impl<'g, 't> Stream<'g, 't> {
         Streamed {
             rows: self.rows,
             outcomes: has_labels.then(|| self.outcomes.into_iter().map(|(_, o)| o).collect()),
+            selection_totals: self.selection_totals,
             drift: self.drift.map(DriftCounter::finish).unwrap_or_default(),
             descriptions: self.descriptions,
         }

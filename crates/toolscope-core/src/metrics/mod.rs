@@ -7,7 +7,7 @@ pub mod mismatch;
 pub mod outcome;
 pub mod rate;
 pub mod selection;
-mod selection_totals;
+pub(crate) mod selection_totals;
 pub mod task_actions;
 pub mod trials;
 pub mod wilson;

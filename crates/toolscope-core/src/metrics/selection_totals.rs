@@ -56,6 +56,11 @@ impl SelectionTotals {
         self.task_outcomes += u64::from(outcome.task_success.is_some());
     }
 
+    /// Turns counted.
+    pub(crate) fn turns(&self) -> u64 {
+        self.turns
+    }
+
     /// The metrics, with `outcomes` as the report's list of scored turns.
     pub(crate) fn finish(self, outcomes: Vec<TurnOutcome>, min_support: u64) -> Selection {
         // The seed's per-tool counting: (tp, fp, fn) by tool.
