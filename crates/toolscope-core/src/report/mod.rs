@@ -69,9 +69,15 @@ pub struct Report {
 impl Report {
     /// Writes the report as `toolscope report --json` prints it (and the page downloads it):
     /// pretty JSON and a final newline.
-    pub fn write_json<W: std::io::Write>(&self, mut out: W) -> std::io::Result<()> {
+    ///
+    /// The JSON writer makes a call per token, so it writes into a buffer of its own type, and
+    /// `out` (often a `&mut dyn Write`, where each call is an indirect one) gets 64 kB at a time.
+    pub fn write_json<W: std::io::Write>(&self, out: W) -> std::io::Result<()> {
+        use std::io::Write;
+        let mut out = std::io::BufWriter::with_capacity(64 << 10, out);
         serde_json::to_writer_pretty(&mut out, self).map_err(std::io::Error::from)?;
-        writeln!(out)
+        writeln!(out)?;
+        out.flush()
     }
 }
 
