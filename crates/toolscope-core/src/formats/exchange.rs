@@ -427,15 +427,42 @@ fn unwrap_body(value: Value) -> Result<Option<Value>, String> {
     }
 }
 
-/// A body, decoding it when it is a JSON string.
+/// A body, decoding it when it is a JSON string, or a streamed response's server-sent events as
+/// an HTTP recorder keeps them (a string of `data: {…}` lines: the list of their chunks).
 fn body_of(body: Option<Value>) -> Result<Option<Value>, String> {
     match body {
+        Some(Value::String(text)) if is_event_stream(&text) => sse_chunks(&text).map(Some),
         Some(Value::String(text)) => serde_json::from_str(&text)
             .map(Some)
             .map_err(|error| format!("\"body\" is a string that is not JSON: {error}")),
         Some(Value::Null) | None => Ok(None),
         Some(other) => Ok(Some(other)),
     }
+}
+
+/// Whether a body's text is server-sent events.
+fn is_event_stream(text: &str) -> bool {
+    let text = text.trim_start();
+    text.starts_with("data:") || text.starts_with("event:")
+}
+
+/// The chunks of a body of server-sent events: each `data:` line's JSON.
+fn sse_chunks(text: &str) -> Result<Value, String> {
+    let mut ignored = Vec::new();
+    let split = crate::json::split_records("body", text, &mut ignored);
+    split
+        .records
+        .iter()
+        .map(|record| {
+            serde_json::from_str(record.text).map_err(|error| {
+                format!(
+                    "\"body\" is server-sent events whose data at its line {} is not JSON: {error}",
+                    record.line
+                )
+            })
+        })
+        .collect::<Result<Vec<Value>, String>>()
+        .map(Value::Array)
 }
 
 /// The first request or response body a record holds, for format detection.
@@ -453,9 +480,20 @@ pub(crate) fn first_bodies(value: &Value) -> Vec<Value> {
                     Some(body) => body,
                     None => part,
                 };
-                if let Ok(Some(body)) = body_of(Some(part.clone())) {
-                    bodies.push(body);
-                    found = true;
+                match body_of(Some(part.clone())) {
+                    // A streamed response kept as its list of chunks: the first chunk shows
+                    // the format.
+                    Ok(Some(Value::Array(chunks))) => {
+                        if let Some(chunk) = chunks.into_iter().find(Value::is_object) {
+                            bodies.push(chunk);
+                            found = true;
+                        }
+                    }
+                    Ok(Some(body)) => {
+                        bodies.push(body);
+                        found = true;
+                    }
+                    _ => {}
                 }
             }
         }
@@ -464,4 +502,30 @@ pub(crate) fn first_bodies(value: &Value) -> Vec<Value> {
         }
     }
     bodies
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recorded_body_of_server_sent_events_is_the_list_of_its_chunks() {
+        let body =
+            Value::String("data: {\"n\": 1}\r\n\r\ndata: {\"n\": 2}\n\ndata: [DONE]\n".into());
+        let chunks = body_of(Some(body)).unwrap().unwrap();
+        assert_eq!(chunks, serde_json::json!([{"n": 1}, {"n": 2}]));
+        let broken = Value::String("data: {\"n\": 1}\ndata: {\"n\"\n".into());
+        let message = body_of(Some(broken)).unwrap_err();
+        assert!(message.contains("line 2"), "{message}");
+    }
+
+    #[test]
+    fn a_logged_stream_without_its_request_shows_its_first_chunk_to_detection() {
+        let record = serde_json::json!({"method": "generateContentStream",
+            "response": [{"candidates": []}, {"candidates": []}]});
+        assert_eq!(
+            first_bodies(&record),
+            vec![serde_json::json!({"candidates": []})]
+        );
+    }
 }
