@@ -394,6 +394,54 @@ fn a_subagent_file_is_linked_to_the_call_in_its_parents_file() {
     );
 }
 
+/// A real Claude Code 2.1.38 session (a cut of it) read with its subagent's and its compaction
+/// agent's files: the subagent is linked to the `Task` call whose result names it, the
+/// compaction agent to the session alone.
+#[test]
+fn a_real_claude_code_subagent_file_is_linked_to_its_task_call() {
+    use toolscope_core::{analyze, InputFile, Options, Role};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/claude_code");
+    let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+    let main = read("spotter.ae4a77f8-aedd-4bc1-888f-c94edc91af04.cut.jsonl");
+    let agent = read("spotter.agent-aac57f5.jsonl");
+    let compact = read("spotter.agent-acompact-946d2b.jsonl");
+    let report = analyze(
+        &[
+            InputFile::new("agent-aac57f5.jsonl", &agent, Role::Traces),
+            InputFile::new("agent-acompact-946d2b.jsonl", &compact, Role::Traces),
+            InputFile::new("ae4a77f8.jsonl", &main, Role::Traces),
+        ],
+        &Options::default(),
+    );
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    let row = |id: &str| {
+        report
+            .sessions
+            .iter()
+            .find(|row| row.session_id == id)
+            .unwrap_or_else(|| panic!("no session {id}"))
+    };
+    let main_id = "ae4a77f8-aedd-4bc1-888f-c94edc91af04";
+    let subagent = row(&format!("{main_id}/agent-aac57f5"));
+    let parent = subagent.parent.as_ref().expect("linked");
+    assert_eq!(parent.session_id, main_id);
+    assert_eq!(
+        parent.call_id.as_deref(),
+        Some("toolu_01Hf8v1Za7y4af8VUwSR4CXU")
+    );
+    assert_eq!(
+        subagent.agent_id.as_deref(),
+        Some("claude-code/general-purpose")
+    );
+    let compaction = row(&format!("{main_id}/agent-acompact-946d2b"));
+    assert_eq!(compaction.agent_id.as_deref(), Some("claude-code/compact"));
+    let parent = compaction.parent.as_ref().expect("its session");
+    assert_eq!(
+        (parent.session_id.as_str(), parent.call_id.as_deref()),
+        (main_id, None)
+    );
+}
+
 /// Gemini CLI writes each subagent to its own recording (`chats/<parent session>/<agent id>.jsonl`)
 /// and names it on the parent's tool call (`agentId`): read together, the subagent is linked to
 /// that call and named after the agent the call invoked.
