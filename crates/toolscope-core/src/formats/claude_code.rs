@@ -16,8 +16,8 @@
 //! Anthropic reader reads it: `tool_use` blocks are calls, `tool_result` blocks results with
 //! `is_error`); one reply's blocks may be spread over several records. Records are read in file
 //! order, one session per `sessionId`. Meta records (`isMeta`: notices Claude Code injects),
-//! compaction summaries (`isCompactSummary`), interruptions and slash commands with their local
-//! output are not user turns; `summary`, `system`,
+//! compaction summaries (`isCompactSummary`), interruptions and local commands' output are not
+//! user turns; `summary`, `system`,
 //! `file-history-snapshot`, `progress` and the other bookkeeping records hold no message and are
 //! skipped. A record whose `uuid` repeats an earlier one is read once.
 //!
@@ -281,9 +281,10 @@ fn first_result_call(value: &Value) -> Option<String> {
 }
 
 /// Whether a user message is one Claude Code writes for the user's own actions rather than a
-/// prompt to the model: an interruption (`[Request interrupted by user]`), or a slash command
-/// and its local output (`<command-name>`, `<local-command-stdout>`; the meta record before them
-/// says the model is not to answer them).
+/// prompt to the model: an interruption (`[Request interrupted by user]`), or a local command's
+/// output (`<local-command-stdout>`; the meta record before it says the model is not to answer
+/// it). The slash command itself (`<command-name>`) stays a user turn: a custom command's
+/// arguments are the user's request, which the model answers.
 fn is_cli_notice(message: &Value) -> bool {
     let text = match message.get("content") {
         Some(Value::String(text)) => text.as_str(),
@@ -297,10 +298,8 @@ fn is_cli_notice(message: &Value) -> bool {
         || CLI_NOTICE_TAGS.iter().any(|tag| text.starts_with(tag))
 }
 
-/// The tags a slash command's records start with.
-const CLI_NOTICE_TAGS: [&str; 5] = [
-    "<command-name>",
-    "<command-message>",
+/// The tags a local command's output records start with.
+const CLI_NOTICE_TAGS: [&str; 3] = [
     "<local-command-stdout>",
     "<local-command-stderr>",
     "<local-command-caveat>",
@@ -316,4 +315,24 @@ fn has_tool_result(message: &Value) -> bool {
                 .iter()
                 .any(|block| str_field(block, "type") == Some("tool_result"))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interruptions_and_local_command_output_are_notices_but_a_slash_command_is_not() {
+        let message = |text: &str| serde_json::json!({"role": "user", "content": text});
+        assert!(is_cli_notice(&message("[Request interrupted by user]")));
+        assert!(is_cli_notice(&serde_json::json!({"role": "user",
+            "content": [{"type": "text", "text": "[Request interrupted by user for tool use]"}]})));
+        assert!(is_cli_notice(&message(
+            "<local-command-stdout>Reconnected to tidewave.</local-command-stdout>"
+        )));
+        assert!(!is_cli_notice(&message(
+            "<command-name>/review</command-name><command-args>the parser</command-args>"
+        )));
+        assert!(!is_cli_notice(&message("Why does the build fail?")));
+    }
 }
