@@ -17,9 +17,9 @@
 //! `is_error`); one reply's blocks may be spread over several records. Records are read in file
 //! order, one session per `sessionId`. Meta records (`isMeta`: notices Claude Code injects),
 //! compaction summaries (`isCompactSummary`), interruptions and local commands' output are not
-//! user turns; `summary`, `system`,
-//! `file-history-snapshot`, `progress` and the other bookkeeping records hold no message and are
-//! skipped. A record whose `uuid` repeats an earlier one is read once.
+//! user turns; `summary`, `system`, `file-history-snapshot`, `progress` and the other
+//! bookkeeping records hold no message and are skipped. A record whose `uuid` repeats an earlier
+//! one is read once.
 //!
 //! Subagents become their own sessions, agent `claude-code/<subagent type>`: records with
 //! `isSidechain` and an `agentId` (`<sessionId>/agent-<agentId>`), or, in older files without
