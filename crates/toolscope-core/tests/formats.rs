@@ -394,6 +394,116 @@ fn a_subagent_file_is_linked_to_the_call_in_its_parents_file() {
     );
 }
 
+/// A real Claude Code 2.1.38 session (a cut of it) read with its subagent's and its compaction
+/// agent's files: the subagent is linked to the `Task` call whose result names it, the
+/// compaction agent to the session alone.
+#[test]
+fn a_real_claude_code_subagent_file_is_linked_to_its_task_call() {
+    use toolscope_core::{analyze, InputFile, Options, Role};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/claude_code");
+    let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+    let main = read("spotter.ae4a77f8-aedd-4bc1-888f-c94edc91af04.cut.jsonl");
+    let agent = read("spotter.agent-aac57f5.jsonl");
+    let compact = read("spotter.agent-acompact-946d2b.jsonl");
+    let report = analyze(
+        &[
+            InputFile::new("agent-aac57f5.jsonl", &agent, Role::Traces),
+            InputFile::new("agent-acompact-946d2b.jsonl", &compact, Role::Traces),
+            InputFile::new("ae4a77f8.jsonl", &main, Role::Traces),
+        ],
+        &Options::default(),
+    );
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    let row = |id: &str| {
+        report
+            .sessions
+            .iter()
+            .find(|row| row.session_id == id)
+            .unwrap_or_else(|| panic!("no session {id}"))
+    };
+    let main_id = "ae4a77f8-aedd-4bc1-888f-c94edc91af04";
+    let subagent = row(&format!("{main_id}/agent-aac57f5"));
+    let parent = subagent.parent.as_ref().expect("linked");
+    assert_eq!(parent.session_id, main_id);
+    assert_eq!(
+        parent.call_id.as_deref(),
+        Some("toolu_01Hf8v1Za7y4af8VUwSR4CXU")
+    );
+    assert_eq!(
+        subagent.agent_id.as_deref(),
+        Some("claude-code/general-purpose")
+    );
+    let compaction = row(&format!("{main_id}/agent-acompact-946d2b"));
+    assert_eq!(compaction.agent_id.as_deref(), Some("claude-code/compact"));
+    let parent = compaction.parent.as_ref().expect("its session");
+    assert_eq!(
+        (parent.session_id.as_str(), parent.call_id.as_deref()),
+        (main_id, None)
+    );
+}
+
+/// Gemini CLI writes each subagent to its own recording (`chats/<parent session>/<agent id>.jsonl`)
+/// and names it on the parent's tool call (`agentId`): read together, the subagent is linked to
+/// that call and named after the agent the call invoked.
+#[test]
+fn a_gemini_cli_subagent_recording_is_linked_to_the_call_that_ran_it() {
+    use toolscope_core::{analyze, InputFile, Options, Role};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/gemini_cli");
+    let main = std::fs::read(
+        dir.join("session-2026-07-14T10-02-3f9c1a7e.subagent_parent_toolscope.jsonl"),
+    )
+    .unwrap();
+    let agent =
+        std::fs::read(dir.join("7d2e4b10-5c3a-4f8e-9b21-6a0c8d4e1f37.subagent_toolscope.jsonl"))
+            .unwrap();
+    let subagent_id = "7d2e4b10-5c3a-4f8e-9b21-6a0c8d4e1f37";
+    let main_id = "3f9c1a7e-2b4d-4e6f-8a1c-5d7e9f0b2c4a";
+    // In either order of the files.
+    for inputs in [
+        [
+            InputFile::new("7d2e4b10.jsonl", &agent, Role::Traces),
+            InputFile::new("session.jsonl", &main, Role::Traces),
+        ],
+        [
+            InputFile::new("session.jsonl", &main, Role::Traces),
+            InputFile::new("7d2e4b10.jsonl", &agent, Role::Traces),
+        ],
+    ] {
+        let report = analyze(&inputs, &Options::default());
+        let row = |id: &str| {
+            report
+                .sessions
+                .iter()
+                .find(|row| row.session_id == id)
+                .unwrap_or_else(|| panic!("no session {id}"))
+        };
+        let subagent = row(subagent_id);
+        let parent = subagent.parent.as_ref().expect("linked");
+        assert_eq!(parent.session_id, main_id);
+        assert_eq!(
+            parent.call_id.as_deref(),
+            Some("invoke_agent_1752487339337_0")
+        );
+        assert_eq!(
+            subagent.agent_id.as_deref(),
+            Some("gemini-cli/codebase_investigator")
+        );
+        let main_row = row(main_id);
+        assert_eq!(main_row.parent, None);
+        assert_eq!(main_row.agent_id.as_deref(), Some("gemini-cli"));
+    }
+    // Read alone, the subagent recording does not name its parent.
+    let alone = analyze(
+        &[InputFile::new("7d2e4b10.jsonl", &agent, Role::Traces)],
+        &Options::default(),
+    );
+    assert_eq!(alone.sessions[0].parent, None);
+    assert_eq!(
+        alone.sessions[0].agent_id.as_deref(),
+        Some("gemini-cli/subagent")
+    );
+}
+
 /// The report as JSON without what differs by format alone: the input summary and the agent's
 /// name (`agent`, which findings also quote).
 fn comparable(mut report: toolscope_core::report::Report, agent: &str) -> serde_json::Value {

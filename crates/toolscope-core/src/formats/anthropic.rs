@@ -14,8 +14,10 @@
 //! `tool_use` blocks are calls (several in one message are parallel calls), `tool_result` blocks
 //! are results; `is_error` is the explicit error flag (without it, the `Error:` convention
 //! applies). A user message holding only tool results is not a user turn. Server tools
-//! (`server_tool_use` and `*_tool_result` blocks) are calls and results too; a result whose
-//! content has a `type` ending in `_error` is an error.
+//! (`server_tool_use`, MCP connector `mcp_tool_use` and `*_tool_result` blocks) are calls and
+//! results too; a result whose content has a `type` ending in `_error` is an error. The code
+//! execution tool (`code_execution_20250825`) is called by the names of the two tools it runs
+//! (`bash_code_execution`, `text_editor_code_execution`), so those join the session's tools.
 
 use serde_json::Value;
 
@@ -23,6 +25,10 @@ use super::content_text;
 use super::conversation::{args_from, str_field, Conversation};
 use super::exchange::Dialect;
 use crate::diagnostic::Diagnostic;
+
+/// The names the code execution tool's calls go by (`server_tool_use` blocks of
+/// `code_execution_20250825`).
+const CODE_EXECUTION_TOOLS: [&str; 2] = ["bash_code_execution", "text_editor_code_execution"];
 
 /// The Anthropic Messages dialect.
 pub(crate) struct Anthropic;
@@ -64,7 +70,21 @@ impl Dialect for Anthropic {
     }
 
     fn tools(body: &Value) -> Option<Value> {
-        body.get("tools").filter(|tools| tools.is_array()).cloned()
+        let mut tools = body.get("tools")?.as_array()?.clone();
+        let runs_code = tools.iter().any(|tool| {
+            str_field(tool, "type").is_some_and(|kind| kind.starts_with("code_execution_"))
+        });
+        if runs_code {
+            for name in CODE_EXECUTION_TOOLS {
+                if !tools
+                    .iter()
+                    .any(|tool| str_field(tool, "name") == Some(name))
+                {
+                    tools.push(serde_json::json!({"type": "code_execution", "name": name}));
+                }
+            }
+        }
+        Some(Value::Array(tools))
     }
 
     fn add_message(
@@ -111,7 +131,7 @@ impl Dialect for Anthropic {
             let kind = str_field(block, "type").unwrap_or_default();
             match kind {
                 "text" => text.extend(str_field(block, "text").map(str::to_string)),
-                "tool_use" | "server_tool_use" => {
+                "tool_use" | "server_tool_use" | "mcp_tool_use" => {
                     push_text(conversation, is_user, text.join("\n"));
                     text.clear();
                     conversation.call(
@@ -157,5 +177,43 @@ fn push_text(conversation: &mut Conversation, is_user: bool, text: String) {
         conversation.user(text);
     } else {
         conversation.assistant(text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_mcp_tool_use_block_is_a_call_its_result_answers() {
+        let body = serde_json::json!({"role": "assistant", "content": [
+            {"type": "mcp_tool_use", "id": "mcptoolu_1", "name": "ask_question", "server_name": "deepwiki", "input": {"q": "x"}},
+            {"type": "mcp_tool_result", "tool_use_id": "mcptoolu_1", "is_error": false, "content": [{"type": "text", "text": "y"}]}]});
+        let mut conversation = Conversation::new("s".into(), "f", 1);
+        let mut diagnostics = Vec::new();
+        Anthropic::add_message(&mut conversation, &body, "message 1", &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let session = conversation.finish();
+        assert_eq!(session.calls().count(), 1);
+    }
+
+    #[test]
+    fn the_code_execution_tool_declares_the_names_its_calls_go_by() {
+        let body = serde_json::json!({"tools": [{"type": "code_execution_20250825", "name": "code_execution"}]});
+        let tools = Anthropic::tools(&body).unwrap();
+        let names: Vec<&str> = tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|tool| str_field(tool, "name"))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "code_execution",
+                "bash_code_execution",
+                "text_editor_code_execution"
+            ]
+        );
     }
 }

@@ -15,18 +15,21 @@
 //! Each `user` and `assistant` record holds one Anthropic Messages message (read as the
 //! Anthropic reader reads it: `tool_use` blocks are calls, `tool_result` blocks results with
 //! `is_error`); one reply's blocks may be spread over several records. Records are read in file
-//! order, one session per `sessionId`. Meta records (`isMeta`: notices Claude Code injects) and
-//! compaction summaries (`isCompactSummary`) are not user turns; `summary`, `system`,
-//! `file-history-snapshot`, `progress` and the other bookkeeping records hold no message and are
-//! skipped. A record whose `uuid` repeats an earlier one is read once.
+//! order, one session per `sessionId`. Meta records (`isMeta`: notices Claude Code injects),
+//! compaction summaries (`isCompactSummary`), interruptions and local commands' output are not
+//! user turns; `summary`, `system`, `file-history-snapshot`, `progress` and the other
+//! bookkeeping records hold no message and are skipped. A record whose `uuid` repeats an earlier
+//! one is read once.
 //!
 //! Subagents become their own sessions, agent `claude-code/<subagent type>`: records with
 //! `isSidechain` and an `agentId` (`<sessionId>/agent-<agentId>`), or, in older files without
 //! `agentId`, each chain of sidechain records from its root (`<sessionId>/sidechain-<n>`). A
 //! subagent links to its parent session, and to the `Task`/`Agent` call that started it where the
-//! parent's result names the agent (`toolUseResult.agentId`) or, failing that, to the one call
-//! whose arguments hold the subagent's first message (its `prompt`; `nesting.rs`, which also
-//! links subagents across files). The main session's agent is `claude-code`.
+//! parent's result names the agent (`toolUseResult.agentId`, recorded as the parent session's
+//! `started_subagents`) or, failing that, to the one call whose arguments hold the subagent's
+//! first message (its `prompt`); `nesting.rs` makes both links, across files too. Claude Code's
+//! own context compaction runs as an agent too (`agentId` `acompact-…`): agent
+//! `claude-code/compact`, started by no call. The main session's agent is `claude-code`.
 //! Claude Code's tool catalog is not in the file: give one with `--tools` to check names and
 //! arguments.
 
@@ -41,7 +44,7 @@ use super::nesting::{link_subagents, UNKNOWN_SUBAGENT};
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_value, Split};
-use crate::model::{ParentLink, Session};
+use crate::model::{ParentLink, Session, StartedSubagent};
 
 /// The main agent's id.
 const MAIN_AGENT: &str = "claude-code";
@@ -58,6 +61,9 @@ const BOOKKEEPING: [&str; 9] = [
     "tag",
     "agent-name",
 ];
+
+/// How the `agentId` of Claude Code's context compaction agent starts (`acompact-e1f845`).
+const COMPACTION_AGENT: &str = "acompact";
 
 /// What the reader expects of a record.
 const EXPECTED: &str = "a Claude Code transcript record ({\"type\", \"sessionId\", \"message\"})";
@@ -86,6 +92,8 @@ struct Reading {
     parent_session: Option<String>,
     /// The subagent's `agentId`, when it has one.
     agent_ref: Option<String>,
+    /// The subagents this session's results say they ran.
+    started: Vec<StartedSubagent>,
 }
 
 /// Reads every session of the file.
@@ -101,8 +109,6 @@ pub(crate) fn read(
     let mut sidechains_per_session: HashMap<String, usize> = HashMap::new();
     let mut seen_uuids: HashSet<String> = HashSet::new();
     let mut repeated = 0usize;
-    // agentId → (parent session, call) from results that name the agent they ran.
-    let mut agent_calls: HashMap<String, (String, String)> = HashMap::new();
     for record in &split.records {
         let Some(value) = parse_value(file, record, diagnostics) else {
             continue;
@@ -165,6 +171,7 @@ pub(crate) fn read(
                     sessions.push(Reading {
                         conversation,
                         agent_ref: None,
+                        started: Vec::new(),
                         parent_session,
                     });
                     sessions.len() - 1
@@ -181,7 +188,10 @@ pub(crate) fn read(
         reading.conversation.set_line(line);
         if let Some(agent) = result_agent(&value) {
             if let Some(call_id) = first_result_call(&value) {
-                agent_calls.insert(agent, (session_id.clone(), call_id));
+                reading.started.push(StartedSubagent {
+                    session_id: format!("{session_id}/agent-{agent}"),
+                    call_id,
+                });
             }
         }
         let Some(message) = value.get("message") else {
@@ -191,7 +201,8 @@ pub(crate) fn read(
             continue;
         };
         let is_meta = value.get("isMeta").and_then(Value::as_bool) == Some(true)
-            || value.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
+            || value.get("isCompactSummary").and_then(Value::as_bool) == Some(true)
+            || is_cli_notice(message);
         if is_meta && kind == "user" && !has_tool_result(message) {
             continue;
         }
@@ -209,30 +220,33 @@ pub(crate) fn read(
             format!("{records} an earlier record's \"uuid\"; read once"),
         ));
     }
-    finish(sessions, &agent_calls)
+    finish(sessions)
 }
 
-/// The sessions, each subagent linked to its parent and, where a result names the agent it ran,
-/// to that call; the rest (prompt links, kinds) is the shared subagent linking's.
-fn finish(sessions: Vec<Reading>, agent_calls: &HashMap<String, (String, String)>) -> Vec<Session> {
+/// The sessions, each subagent linked to its parent session; the calls that started them (by the
+/// agents results name, else by prompt) and their kinds are the shared subagent linking's.
+fn finish(sessions: Vec<Reading>) -> Vec<Session> {
     let mut finished: Vec<Session> = sessions
         .into_iter()
         .map(|reading| {
             let mut session = reading.conversation.finish();
+            session.started_subagents = reading.started;
             let Some(parent_session) = reading.parent_session else {
                 session.agent_id = Some(MAIN_AGENT.to_string());
                 return session;
             };
-            let call_id = reading
+            let is_compaction = reading
                 .agent_ref
-                .as_ref()
-                .and_then(|agent| agent_calls.get(agent))
-                .filter(|(parent, _)| *parent == parent_session)
-                .map(|(_, call)| call.clone());
-            session.agent_id = Some(format!("{MAIN_AGENT}{UNKNOWN_SUBAGENT}"));
+                .as_deref()
+                .is_some_and(|agent| agent.starts_with(COMPACTION_AGENT));
+            session.agent_id = Some(if is_compaction {
+                format!("{MAIN_AGENT}/compact")
+            } else {
+                format!("{MAIN_AGENT}{UNKNOWN_SUBAGENT}")
+            });
             session.parent = Some(ParentLink {
                 session_id: parent_session,
-                call_id,
+                call_id: None,
             });
             session
         })
@@ -266,6 +280,31 @@ fn first_result_call(value: &Value) -> Option<String> {
         .and_then(super::id_text)
 }
 
+/// Whether a user message is one Claude Code writes for the user's own actions rather than a
+/// prompt to the model: an interruption (`[Request interrupted by user]`), or a local command's
+/// output (`<local-command-stdout>`; the meta record before it says the model is not to answer
+/// it). The slash command itself (`<command-name>`) stays a user turn: a custom command's
+/// arguments are the user's request, which the model answers.
+fn is_cli_notice(message: &Value) -> bool {
+    let text = match message.get("content") {
+        Some(Value::String(text)) => text.as_str(),
+        Some(Value::Array(blocks)) if blocks.len() == 1 => {
+            str_field(&blocks[0], "text").unwrap_or_default()
+        }
+        _ => return false,
+    };
+    let text = text.trim_start();
+    text.starts_with("[Request interrupted by user")
+        || CLI_NOTICE_TAGS.iter().any(|tag| text.starts_with(tag))
+}
+
+/// The tags a local command's output records start with.
+const CLI_NOTICE_TAGS: [&str; 3] = [
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+];
+
 /// Whether a message carries a tool result (a meta record never hides one).
 fn has_tool_result(message: &Value) -> bool {
     message
@@ -276,4 +315,24 @@ fn has_tool_result(message: &Value) -> bool {
                 .iter()
                 .any(|block| str_field(block, "type") == Some("tool_result"))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interruptions_and_local_command_output_are_notices_but_a_slash_command_is_not() {
+        let message = |text: &str| serde_json::json!({"role": "user", "content": text});
+        assert!(is_cli_notice(&message("[Request interrupted by user]")));
+        assert!(is_cli_notice(&serde_json::json!({"role": "user",
+            "content": [{"type": "text", "text": "[Request interrupted by user for tool use]"}]})));
+        assert!(is_cli_notice(&message(
+            "<local-command-stdout>Reconnected to tidewave.</local-command-stdout>"
+        )));
+        assert!(!is_cli_notice(&message(
+            "<command-name>/review</command-name><command-args>the parser</command-args>"
+        )));
+        assert!(!is_cli_notice(&message("Why does the build fail?")));
+    }
 }

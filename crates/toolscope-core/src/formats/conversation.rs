@@ -284,6 +284,7 @@ impl Conversation {
             trial: self.trial,
             started_at: self.started_at,
             parent: None,
+            started_subagents: Vec::new(),
             tools: self.tools,
             events: self.events,
             origin: self.origin,

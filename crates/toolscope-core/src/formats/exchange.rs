@@ -8,9 +8,13 @@
 //!
 //! Exchanges join into one conversation when a request names the previous response
 //! (`previous_response_id`), when a logged request repeats an earlier request's messages and adds
-//! to them (clients resend the history), or when batch lines share a `custom_id`.
+//! to them (clients resend the history; the conversation may be one of the last
+//! [`JOIN_LOOKBACK`], as an agent run as a tool logs its own exchanges in between), or when batch
+//! lines share a `custom_id`. A conversation's tools are those its requests declared, the latest
+//! definition of each name (an agent handing off to another sends other tools).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -19,7 +23,11 @@ use super::native::ToolLists;
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_value, Split};
-use crate::model::Session;
+use crate::model::{Session, ToolDef};
+
+/// How many of the latest conversations a logged request may continue (a bound, so that joining
+/// stays linear in the file).
+const JOIN_LOOKBACK: usize = 16;
 
 /// One provider API's message shapes.
 pub(crate) trait Dialect {
@@ -102,7 +110,8 @@ struct Thread {
     line: usize,
     sent: Vec<Value>,
     reply: Vec<Value>,
-    tools: Option<Value>,
+    /// Each tool list its requests declared (a repeat of the latest is not kept again).
+    tools: Vec<Value>,
     response_id: Option<String>,
 }
 
@@ -193,14 +202,16 @@ pub(crate) fn read<D: Dialect>(
     let mut sessions: Vec<Session> = loose.into_iter().map(Conversation::finish).collect();
     for thread in threads.list {
         let mut conversation = Conversation::new(thread.session_id, file, thread.line);
-        if let Some(tools) = &thread.tools {
+        let mut lists = Vec::new();
+        for tools in &thread.tools {
             match tool_lists.read(&tools.to_string()) {
-                Ok(tools) => conversation.set_tools(Some(tools)),
+                Ok(tools) => lists.push(tools),
                 Err(message) => diagnostics.push(
                     conversation.warning(format!("\"tools\": {message}; its tools are ignored")),
                 ),
             }
         }
+        conversation.set_tools(merge_tools(lists));
         let sent = thread.sent.len();
         for (index, message) in thread.sent.iter().chain(&thread.reply).enumerate() {
             let place = if index < sent {
@@ -213,6 +224,25 @@ pub(crate) fn read<D: Dialect>(
         sessions.push(conversation.finish());
     }
     sessions
+}
+
+/// One catalog from the tool lists a conversation's requests declared, in order: the latest
+/// definition of each tool name.
+fn merge_tools(mut lists: Vec<Arc<Vec<ToolDef>>>) -> Option<Arc<Vec<ToolDef>>> {
+    let latest = lists.pop()?;
+    if lists.is_empty() {
+        return Some(latest);
+    }
+    let mut names: HashSet<String> = latest.iter().map(|tool| tool.name.clone()).collect();
+    let mut merged: Vec<ToolDef> = latest.as_ref().clone();
+    for earlier in lists.iter().rev() {
+        for tool in earlier.iter() {
+            if names.insert(tool.name.clone()) {
+                merged.push(tool.clone());
+            }
+        }
+    }
+    Some(Arc::new(merged))
 }
 
 /// Joins an exchange to the thread it continues, or starts a new one.
@@ -245,8 +275,9 @@ fn join<D: Dialect>(
     } else if let Some(previous) = previous {
         threads.by_response.get(previous).copied()
     } else if exchange.is_logged {
-        threads.list.len().checked_sub(1).filter(|&last| {
-            let earlier = &threads.list[last].sent;
+        let from = threads.list.len().saturating_sub(JOIN_LOOKBACK);
+        (from..threads.list.len()).rev().find(|&at| {
+            let earlier = &threads.list[at].sent;
             !earlier.is_empty()
                 && sent.len() > earlier.len()
                 && sent[..earlier.len()] == earlier[..]
@@ -272,7 +303,7 @@ fn join<D: Dialect>(
             line,
             sent,
             reply,
-            tools,
+            tools: tools.into_iter().collect(),
             response_id,
         });
         return;
@@ -297,8 +328,10 @@ fn join<D: Dialect>(
         thread.sent = sent;
         thread.reply = reply;
     }
-    if tools.is_some() {
-        thread.tools = tools;
+    if let Some(tools) = tools {
+        if thread.tools.last() != Some(&tools) {
+            thread.tools.push(tools);
+        }
     }
     if response_id.is_some() {
         thread.response_id = response_id;
@@ -427,15 +460,42 @@ fn unwrap_body(value: Value) -> Result<Option<Value>, String> {
     }
 }
 
-/// A body, decoding it when it is a JSON string.
+/// A body, decoding it when it is a JSON string, or a streamed response's server-sent events as
+/// an HTTP recorder keeps them (a string of `data: {…}` lines: the list of their chunks).
 fn body_of(body: Option<Value>) -> Result<Option<Value>, String> {
     match body {
+        Some(Value::String(text)) if is_event_stream(&text) => sse_chunks(&text).map(Some),
         Some(Value::String(text)) => serde_json::from_str(&text)
             .map(Some)
             .map_err(|error| format!("\"body\" is a string that is not JSON: {error}")),
         Some(Value::Null) | None => Ok(None),
         Some(other) => Ok(Some(other)),
     }
+}
+
+/// Whether a body's text is server-sent events.
+fn is_event_stream(text: &str) -> bool {
+    let text = text.trim_start();
+    text.starts_with("data:") || text.starts_with("event:")
+}
+
+/// The chunks of a body of server-sent events: each `data:` line's JSON.
+fn sse_chunks(text: &str) -> Result<Value, String> {
+    let mut ignored = Vec::new();
+    let split = crate::json::split_records("body", text, &mut ignored);
+    split
+        .records
+        .iter()
+        .map(|record| {
+            serde_json::from_str(record.text).map_err(|error| {
+                format!(
+                    "\"body\" is server-sent events whose data at its line {} is not JSON: {error}",
+                    record.line
+                )
+            })
+        })
+        .collect::<Result<Vec<Value>, String>>()
+        .map(Value::Array)
 }
 
 /// The first request or response body a record holds, for format detection.
@@ -453,9 +513,20 @@ pub(crate) fn first_bodies(value: &Value) -> Vec<Value> {
                     Some(body) => body,
                     None => part,
                 };
-                if let Ok(Some(body)) = body_of(Some(part.clone())) {
-                    bodies.push(body);
-                    found = true;
+                match body_of(Some(part.clone())) {
+                    // A streamed response kept as its list of chunks: the first chunk shows
+                    // the format.
+                    Ok(Some(Value::Array(chunks))) => {
+                        if let Some(chunk) = chunks.into_iter().find(Value::is_object) {
+                            bodies.push(chunk);
+                            found = true;
+                        }
+                    }
+                    Ok(Some(body)) => {
+                        bodies.push(body);
+                        found = true;
+                    }
+                    _ => {}
                 }
             }
         }
@@ -464,4 +535,62 @@ pub(crate) fn first_bodies(value: &Value) -> Vec<Value> {
         }
     }
     bodies
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recorded_body_of_server_sent_events_is_the_list_of_its_chunks() {
+        let body =
+            Value::String("data: {\"n\": 1}\r\n\r\ndata: {\"n\": 2}\n\ndata: [DONE]\n".into());
+        let chunks = body_of(Some(body)).unwrap().unwrap();
+        assert_eq!(chunks, serde_json::json!([{"n": 1}, {"n": 2}]));
+        let broken = Value::String("data: {\"n\": 1}\ndata: {\"n\"\n".into());
+        let message = body_of(Some(broken)).unwrap_err();
+        assert!(message.contains("line 2"), "{message}");
+    }
+
+    /// An agent run as a tool logs its own exchange between two of its caller's: the caller's
+    /// next request still continues the caller's conversation (its call is not read twice), and
+    /// a handoff's new tool list does not hide the tools the earlier requests declared.
+    #[test]
+    fn a_logged_request_continues_its_conversation_past_another_ones_exchange() {
+        let tool = |name: &str| serde_json::json!({"type": "function", "function": {"name": name, "parameters": {"type": "object"}}});
+        let call = serde_json::json!({"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ask_expert", "arguments": "{}"}}]});
+        let user = serde_json::json!({"role": "user", "content": "2 + 2?"});
+        let log = serde_json::json!({"interactions": [
+            {"request": {"body": {"messages": [user], "tools": [tool("ask_expert")]}},
+             "response": {"body": {"choices": [{"message": call}]}}},
+            {"request": {"body": {"messages": [{"role": "user", "content": "2 + 2"}], "tools": []}},
+             "response": {"body": {"choices": [{"message": {"role": "assistant", "content": "4"}}]}}},
+            {"request": {"body": {"messages": [user, call, {"role": "tool", "tool_call_id": "c1", "content": "4"}], "tools": [tool("transfer")]}},
+             "response": {"body": {"choices": [{"message": {"role": "assistant", "content": "It is 4."}}]}}}]});
+        let mut diagnostics = Vec::new();
+        let read =
+            crate::formats::read_traces("log.json", log.to_string().as_bytes(), &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(read.sessions.len(), 2);
+        let caller = &read.sessions[0];
+        assert_eq!(caller.calls().count(), 1);
+        let names: Vec<&str> = caller
+            .tools
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|tool| tool.name.as_str())
+            .collect();
+        assert_eq!(names, ["transfer", "ask_expert"]);
+    }
+
+    #[test]
+    fn a_logged_stream_without_its_request_shows_its_first_chunk_to_detection() {
+        let record = serde_json::json!({"method": "generateContentStream",
+            "response": [{"candidates": []}, {"candidates": []}]});
+        assert_eq!(
+            first_bodies(&record),
+            vec![serde_json::json!({"candidates": []})]
+        );
+    }
 }

@@ -17,7 +17,9 @@
 //! `warning` messages are the CLI's own notices: not events. As Gemini CLI loads a session, a
 //! message record repeating an `id` replaces the earlier one in its place, and a rewind drops the
 //! messages from the one it names on. A subagent's recording (`kind: "subagent"`) is a session
-//! of agent `gemini-cli/subagent`; the main one's agent is `gemini-cli`.
+//! of agent `gemini-cli/subagent`; the main one's agent is `gemini-cli`. A tool call that ran a
+//! subagent names it (`agentId`, the subagent recording's `sessionId`): the subagent linking
+//! (`nesting.rs`) links that recording, read from its own file, to the call.
 
 use std::collections::HashMap;
 
@@ -28,7 +30,7 @@ use super::nesting::UNKNOWN_SUBAGENT;
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_value, Split};
-use crate::model::Session;
+use crate::model::{Session, StartedSubagent};
 
 /// The main agent's id.
 const AGENT: &str = "gemini-cli";
@@ -135,6 +137,7 @@ fn session_of(file: &str, mut recording: Recording, diagnostics: &mut Vec<Diagno
         .unwrap_or_default()
         .to_string();
     let mut conversation = Conversation::new(session_id, file, recording.line);
+    let mut started_subagents = Vec::new();
     conversation.set_started_at(str_field(&recording.meta, "startTime").map(str::to_string));
     for id in &recording.order {
         let Some((message, line)) = recording.messages.remove(id) else {
@@ -150,6 +153,7 @@ fn session_of(file: &str, mut recording: Recording, diagnostics: &mut Vec<Diagno
                 for (index, call) in calls.into_iter().flatten().enumerate() {
                     let place = format!("message {id:?}, tool call {}", index + 1);
                     add_call(&mut conversation, call, &place, diagnostics);
+                    started_subagents.extend(started_subagent(call));
                 }
             }
             // The CLI's own notices (`info`, `error`, `warning`) are not the conversation.
@@ -157,11 +161,21 @@ fn session_of(file: &str, mut recording: Recording, diagnostics: &mut Vec<Diagno
         }
     }
     let mut session = conversation.finish();
+    session.started_subagents = started_subagents;
     session.agent_id = Some(match str_field(&recording.meta, "kind") {
         Some("subagent") => format!("{AGENT}{UNKNOWN_SUBAGENT}"),
         _ => AGENT.to_string(),
     });
     session
+}
+
+/// The subagent a tool call ran, by the `agentId` Gemini CLI records on it (the subagent's
+/// recording has it as its `sessionId`).
+fn started_subagent(call: &Value) -> Option<StartedSubagent> {
+    Some(StartedSubagent {
+        session_id: str_field(call, "agentId")?.to_string(),
+        call_id: call.get("id").and_then(super::id_text)?,
+    })
 }
 
 /// One recorded tool call and its result.

@@ -14,7 +14,10 @@
 //! the tools the model was given are `extra.invocation_params.tools`. `tool` runs are tool
 //! executions: `inputs` the arguments (`{"input": "..."}`, a JSON string or a Python repr, is
 //! unwrapped), `outputs.output` the result (a `ToolMessage`'s content); the run's `error` is the
-//! explicit error flag. Chain, retriever, prompt, parser and embedding runs are not events.
+//! explicit error flag. Chain, retriever, prompt, parser and embedding runs are not events. The
+//! body the SDK posts to the batch endpoint (`{"post": [runs], "patch": [runs]}`) is read as its
+//! runs, each patch completing the run with its `id` (or, when a capture left the id out, its
+//! `dotted_order`, which ends with the run's id).
 
 use std::collections::HashMap;
 
@@ -35,18 +38,48 @@ const EXPECTED: &str = "a LangSmith run ({\"id\", \"run_type\", \"inputs\", \"ou
 /// The most levels of `child_runs` read (deeper ones are left out with a warning).
 const MAX_DEPTH: usize = 64;
 
-/// Whether a record is a LangSmith run, or the API's page of them (`{"runs": [...]}`).
+/// Whether a record is a LangSmith run, the API's page of them (`{"runs": [...]}`) or the SDK's
+/// batch body (`{"post": [...], "patch": [...]}`).
 pub(crate) fn is_run(value: &Value) -> bool {
     let is_one = |value: &Value| {
         value.get("run_type").is_some_and(Value::is_string)
             && (value.get("inputs").is_some() || value.get("outputs").is_some())
     };
     is_one(value)
-        || value
-            .get("runs")
-            .and_then(Value::as_array)
-            .and_then(|runs| runs.first())
-            .is_some_and(is_one)
+        || ["runs", "post"].into_iter().any(|key| {
+            value
+                .get(key)
+                .and_then(Value::as_array)
+                .and_then(|runs| runs.first())
+                .is_some_and(is_one)
+        })
+}
+
+/// The runs a record lists: an API page's `runs`, or a batch body's `post` then `patch`.
+fn listed_runs(value: &mut Value) -> Option<Vec<Value>> {
+    if let Some(Value::Array(list)) = value.get_mut("runs").map(Value::take) {
+        return Some(list);
+    }
+    let is_batch = ["post", "patch"]
+        .into_iter()
+        .any(|key| value.get(key).is_some_and(Value::is_array));
+    if !is_batch || value.get("run_type").is_some() {
+        return None;
+    }
+    let mut list = Vec::new();
+    for key in ["post", "patch"] {
+        if let Some(Value::Array(runs)) = value.get_mut(key).map(Value::take) {
+            list.extend(runs);
+        }
+    }
+    Some(list)
+}
+
+/// The keys a run is known by: its `id`, and its `dotted_order` (which ends with the id).
+fn run_keys(value: &Value) -> impl Iterator<Item = String> + '_ {
+    let id = value.get("id").and_then(super::id_text);
+    let dotted = str_field(value, "dotted_order").map(|order| format!("dotted:{order}"));
+    id.into_iter().chain(dotted)
 }
 
 /// Whether a record patches a run read before (its end: the same `id` with `outputs`).
@@ -76,9 +109,9 @@ pub(crate) fn read(
         let Some(mut value) = parse_value(file, record, diagnostics) else {
             continue;
         };
-        // The API's `{"runs": [...]}` page.
-        let listed = match value.get_mut("runs").map(Value::take) {
-            Some(Value::Array(list)) => list,
+        // The API's `{"runs": [...]}` page, or the SDK's batch body.
+        let listed = match listed_runs(&mut value) {
+            Some(list) => list,
             _ if is_run(&value) || is_patch(&value, &seen) => vec![value],
             _ => {
                 diagnostics.push(not_of_format(file, record.line, &value, EXPECTED));
@@ -155,7 +188,8 @@ fn flatten(
         _ => Vec::new(),
     };
     let id = value.get("id").and_then(super::id_text);
-    if let Some(&at) = id.as_ref().and_then(|id| seen.get(id)) {
+    let known = run_keys(&value).find_map(|key| seen.get(&key).copied());
+    if let Some(at) = known {
         if let (Some(earlier), Value::Object(later)) = (runs[at].value.as_object_mut(), value) {
             for (key, field) in later.into_iter().filter(|(_, field)| !field.is_null()) {
                 earlier.insert(key, field);
@@ -192,8 +226,9 @@ fn flatten(
             );
         }
     }
-    if let Some(id) = id {
-        seen.insert(id, runs.len());
+    let keys: Vec<String> = run_keys(&value).collect();
+    for key in keys {
+        seen.insert(key, runs.len());
     }
     runs.push(Run { value, line, trace });
 }
@@ -347,4 +382,22 @@ fn unwrap_lc(value: &Value) -> Value {
         map.entry("type").or_insert_with(|| Value::from(class));
     }
     fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_bodys_patch_completes_its_post_by_id_or_dotted_order() {
+        let text = r#"{"post": [{"id": "r1", "trace_id": "r1", "dotted_order": "20241013T070537170001Zr1", "run_type": "llm", "inputs": {"messages": [{"role": "user", "content": "hi"}]}}], "patch": [{"dotted_order": "20241013T070537170001Zr1", "trace_id": "r1", "outputs": {"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "look", "arguments": "{}"}}]}}]}}]}"#;
+        let mut diagnostics = Vec::new();
+        let split = crate::json::split_records("batch.json", text, &mut diagnostics);
+        assert!(is_run(&serde_json::from_str(text).unwrap()));
+        let sessions = read("batch.json", &split, &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(sessions.len(), 1);
+        let names: Vec<&str> = sessions[0].calls().map(|call| call.name.as_str()).collect();
+        assert_eq!(names, ["look"]);
+    }
 }

@@ -16,8 +16,10 @@
 //! server). Each `initialize` request starts a session, named after the file (`<name>:<n>`
 //! when the file holds several); the client's `clientInfo.name` is the agent. A wrapper record
 //! holds the message under `message`, `msg`, `data`, `payload` or `body` (as an object or as
-//! JSON text) and may name the session (`session_id`, `sessionId`, `mcp_session_id`); every
-//! other message (notifications, resources, prompts, sampling) carries no call.
+//! JSON text) and may name the session (`session_id`, `sessionId`, `mcp_session_id`). A
+//! recorder's cassette (`{"interactions": [{"request": message, "response": message}, …]}`, as
+//! mcp-recorder writes it), or one such exchange per record, gives its requests and responses in
+//! order. Every other message (notifications, resources, prompts, sampling) carries no call.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -63,6 +65,19 @@ fn messages_of(value: &Value) -> Option<(Vec<Value>, Option<&Value>)> {
             .collect();
         return (!messages.is_empty()).then_some((messages, None));
     }
+    if let Some(interactions) = value.get("interactions").and_then(Value::as_array) {
+        let messages: Vec<Value> = interactions
+            .iter()
+            .filter_map(exchange_messages)
+            .flatten()
+            .collect();
+        if !messages.is_empty() {
+            return Some((messages, Some(value)));
+        }
+    }
+    if let Some(messages) = exchange_messages(value) {
+        return Some((messages, Some(value)));
+    }
     WRAPPER_KEYS.iter().find_map(|key| {
         let inner = match value.get(*key)? {
             Value::String(text) => serde_json::from_str::<Value>(text).ok()?,
@@ -71,6 +86,18 @@ fn messages_of(value: &Value) -> Option<(Vec<Value>, Option<&Value>)> {
         let (messages, _) = messages_of(&inner)?;
         Some((messages, Some(value)))
     })
+}
+
+/// A recorded exchange's messages: its `request`, then its `response` (either may be missing: a
+/// notification has no response).
+fn exchange_messages(value: &Value) -> Option<Vec<Value>> {
+    let mut messages = Vec::new();
+    for key in ["request", "response"] {
+        if let Some(part) = value.get(key).filter(|part| is_message(part)) {
+            messages.push(part.clone());
+        }
+    }
+    (!messages.is_empty()).then_some(messages)
 }
 
 /// Whether a record is an MCP message, a batch of them or a log record holding one.
@@ -294,5 +321,34 @@ impl Reading {
                 .set_tools(Some(Arc::new(std::mem::take(&mut self.tools))));
         }
         self.conversation.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recorded_exchange_per_line_gives_its_request_then_its_response() {
+        let text = concat!(
+            r#"{"type": "jsonrpc_request", "request": {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1}}}, "response": {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "oops"}], "isError": true}}}"#,
+            "\n",
+            r#"{"type": "notification", "request": {"jsonrpc": "2.0", "method": "notifications/initialized"}, "response": null}"#,
+            "\n"
+        );
+        let mut diagnostics = Vec::new();
+        let split = crate::json::split_records("log.jsonl", text, &mut diagnostics);
+        assert!(is_record(
+            &serde_json::from_str(text.lines().next().unwrap()).unwrap()
+        ));
+        let sessions = read("log.jsonl", &split, &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(sessions.len(), 1);
+        assert_eq!(sessions[0].calls().count(), 1);
+        let is_error = sessions[0].events.iter().any(|event| {
+            matches!(event, crate::model::Event::ToolResult(result)
+                if result.status == crate::model::ResultStatus::Error)
+        });
+        assert!(is_error);
     }
 }

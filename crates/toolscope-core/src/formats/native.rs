@@ -221,6 +221,7 @@ fn session_from_raw(
             }),
         started_at: raw.started_at.as_ref().and_then(id_text),
         parent: raw.parent.as_ref().and_then(parent_link),
+        started_subagents: Vec::new(),
         tools,
         events,
         origin,

@@ -1,23 +1,27 @@
 //! Subagents linked to the call that started them, whichever reader or file they came from
-//! (Claude Code 2.1 writes each subagent to its own file): a subagent whose link names its
-//! parent session but not the call is linked to the parent's one call whose arguments hold, as a
-//! string, the subagent's first user message (the prompt it was given); a subagent whose kind
-//! its reader could not tell (agent id ending [`UNKNOWN_SUBAGENT`]) takes it from its call's
-//! `subagent_type`.
+//! (Claude Code 2.1 and Gemini CLI write each subagent to its own file): a subagent whose session
+//! a parent's call names (the parent's `started_subagents`, such as a Gemini CLI tool call's
+//! `agentId`) is linked to that call; a subagent whose link names its parent session but not the
+//! call is linked to the parent's one call whose arguments hold, as a string, the subagent's
+//! first user message (the prompt it was given); a subagent whose kind its reader could not tell
+//! (agent id ending [`UNKNOWN_SUBAGENT`]) takes it from its call's `subagent_type` (Claude Code's
+//! `Task`/`Agent`) or `agent_name` (Gemini CLI's `invoke_agent`).
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::model::{Event, Session};
+use crate::model::{Event, ParentLink, Session};
 
 /// The suffix a reader gives a subagent's agent id when it does not yet know the agent's kind.
 pub(crate) const UNKNOWN_SUBAGENT: &str = "/subagent";
 
-/// Links each subagent without a call (of those `is_linkable` accepts) to the parent's call that
-/// gave it its prompt, when exactly one call did and no other subagent is linked to it; then
-/// names each linked subagent of unknown kind after its call's `subagent_type`.
+/// Links each subagent (of those `is_linkable` accepts) that a parent's call names to that call;
+/// then each subagent still without a call to the parent's call that gave it its prompt, when
+/// exactly one call did and no other subagent is linked to it; then names each linked subagent
+/// of unknown kind after its call's `subagent_type` or `agent_name`.
 pub(crate) fn link_subagents(sessions: &mut [Session], is_linkable: impl Fn(&Session) -> bool) {
+    link_named(sessions, &is_linkable);
     let by_id = first_by_id(sessions);
     let taken: HashSet<(&str, &str)> = sessions
         .iter()
@@ -67,7 +71,47 @@ pub(crate) fn link_subagents(sessions: &mut [Session], is_linkable: impl Fn(&Ses
     name_by_call_kind(sessions, &is_linkable);
 }
 
-/// Names each linked subagent of unknown kind after its call's `subagent_type`.
+/// Links each subagent session a parent's call names (`started_subagents`) to that parent and
+/// call, unless its reader linked it to another session or call (the first parent to name a
+/// subagent wins; a session never becomes its own parent).
+fn link_named(sessions: &mut [Session], is_linkable: &impl Fn(&Session) -> bool) {
+    let mut named: HashMap<&str, (&str, &str)> = HashMap::new();
+    for session in sessions.iter() {
+        for started in &session.started_subagents {
+            named
+                .entry(started.session_id.as_str())
+                .or_insert((session.session_id.as_str(), started.call_id.as_str()));
+        }
+    }
+    if named.is_empty() {
+        return;
+    }
+    let mut links: Vec<(usize, ParentLink)> = Vec::new();
+    for (at, session) in sessions.iter().enumerate() {
+        let Some(&(parent_id, call_id)) = named.get(session.session_id.as_str()) else {
+            continue;
+        };
+        let is_free = match &session.parent {
+            None => true,
+            Some(parent) => parent.session_id == parent_id && parent.call_id.is_none(),
+        };
+        if is_free && parent_id != session.session_id && is_linkable(session) {
+            links.push((
+                at,
+                ParentLink {
+                    session_id: parent_id.to_string(),
+                    call_id: Some(call_id.to_string()),
+                },
+            ));
+        }
+    }
+    for (at, link) in links {
+        sessions[at].parent = Some(link);
+    }
+}
+
+/// Names each linked subagent of unknown kind after its call's `subagent_type` (Claude Code) or
+/// `agent_name` (Gemini CLI's `invoke_agent`).
 fn name_by_call_kind(sessions: &mut [Session], is_linkable: &impl Fn(&Session) -> bool) {
     let by_id = first_by_id(sessions);
     // Each parent's calls by id, built once per parent that has such a subagent.
@@ -99,7 +143,7 @@ fn name_by_call_kind(sessions: &mut [Session], is_linkable: &impl Fn(&Session) -
         let kind = by_call
             .get(call_id)
             .and_then(|call| call.args.json())
-            .and_then(|args| args.get("subagent_type"))
+            .and_then(|args| args.get("subagent_type").or_else(|| args.get("agent_name")))
             .and_then(Value::as_str);
         if let Some(kind) = kind {
             kinds.push((at, kind.to_string()));
@@ -152,7 +196,7 @@ fn index_by_text(session: &Session) -> HashMap<&str, Vec<&crate::model::ToolCall
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Args, ParentLink, ToolCall};
+    use crate::model::{Args, StartedSubagent, ToolCall};
 
     fn call(id: &str, prompt: &str) -> Event {
         Event::ToolUse(ToolCall {
@@ -198,6 +242,48 @@ mod tests {
             sessions[2].agent_id.as_deref(),
             Some("claude-code/subagent")
         );
+    }
+
+    #[test]
+    fn a_subagent_a_parents_call_names_is_linked_to_that_call() {
+        let mut parent = Session {
+            session_id: "main".into(),
+            events: vec![Event::ToolUse(ToolCall {
+                call_id: Some("c1".into()),
+                name: "invoke_agent".into(),
+                args: Args::Json(
+                    serde_json::json!({"agent_name": "investigator", "prompt": "Look"}),
+                ),
+            })],
+            ..Session::default()
+        };
+        parent.started_subagents.push(StartedSubagent {
+            session_id: "agent-7".into(),
+            call_id: "c1".into(),
+        });
+        let mut named = child("agent-7", "A task the call does not hold");
+        named.parent = None;
+        named.agent_id = Some(format!("gemini-cli{UNKNOWN_SUBAGENT}"));
+        let elsewhere = Session {
+            parent: Some(ParentLink {
+                session_id: "other".into(),
+                call_id: None,
+            }),
+            ..named.clone()
+        };
+        let mut sessions = vec![parent.clone(), named];
+        link_subagents(&mut sessions, |_| true);
+        let link = sessions[1].parent.as_ref().expect("linked");
+        assert_eq!(link.session_id, "main");
+        assert_eq!(link.call_id.as_deref(), Some("c1"));
+        assert_eq!(
+            sessions[1].agent_id.as_deref(),
+            Some("gemini-cli/investigator")
+        );
+        // A reader's own link to another session stands.
+        let mut sessions = vec![parent, elsewhere];
+        link_subagents(&mut sessions, |_| true);
+        assert_eq!(sessions[1].parent.as_ref().unwrap().session_id, "other");
     }
 
     #[test]

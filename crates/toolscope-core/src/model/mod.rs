@@ -9,8 +9,8 @@ mod tool;
 mod turns;
 
 pub use session::{
-    Args, ErrorSource, Event, Origin, ParentLink, ResultStatus, Session, ToolCall, ToolResult,
-    Trial,
+    Args, ErrorSource, Event, Origin, ParentLink, ResultStatus, Session, StartedSubagent, ToolCall,
+    ToolResult, Trial,
 };
 pub use tool::ToolDef;
 pub use turns::{event_positions, turn_count, turns_of, Turn};

@@ -43,6 +43,11 @@ pub struct Session {
     /// handoff, a delegation), when the export says.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub parent: Option<ParentLink>,
+    /// The subagents this session's calls started, as its export names them (a Gemini CLI tool
+    /// call's `agentId`): the subagent linking links each such subagent's session to its call,
+    /// across files too. Not part of the report.
+    #[serde(skip)]
+    pub started_subagents: Vec<StartedSubagent>,
     /// The events, in the order they happened.
     pub events: Vec<Event>,
     /// Where the session was read from.
@@ -58,6 +63,15 @@ pub struct ParentLink {
     /// The parent's call that started this session, when the export links them.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub call_id: Option<String>,
+}
+
+/// A subagent that one of a session's calls started, as the export names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartedSubagent {
+    /// The subagent's session id.
+    pub session_id: String,
+    /// The call that started it.
+    pub call_id: String,
 }
 
 /// One scored attempt at a task.
