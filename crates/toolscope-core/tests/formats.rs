@@ -27,6 +27,18 @@ fn fixtures(family: &str) -> Vec<PathBuf> {
 }
 
 /// Text cut to `limit` characters, on one line.
+/// The report's row of session `id`.
+fn session_row<'r>(
+    report: &'r toolscope_core::Report,
+    id: &str,
+) -> &'r toolscope_core::report::SessionSummary {
+    report
+        .sessions
+        .iter()
+        .find(|row| row.session_id == id)
+        .unwrap_or_else(|| panic!("no session {id}"))
+}
+
 fn short(text: &str, limit: usize) -> String {
     let flat = text.replace('\n', "\\n");
     if flat.chars().count() <= limit {
@@ -363,13 +375,7 @@ fn a_subagent_file_is_linked_to_the_call_in_its_parents_file() {
         ],
         &Options::default(),
     );
-    let row = |id: &str| {
-        report
-            .sessions
-            .iter()
-            .find(|row| row.session_id == id)
-            .unwrap_or_else(|| panic!("no session {id}"))
-    };
+    let row = |id: &str| session_row(&report, id);
     let subagent = row("55550000-0000-4000-8000-000000000001/agent-showcol1");
     let parent = subagent.parent.as_ref().expect("linked");
     assert_eq!(parent.session_id, "55550000-0000-4000-8000-000000000001");
@@ -414,13 +420,7 @@ fn a_real_claude_code_subagent_file_is_linked_to_its_task_call() {
         &Options::default(),
     );
     assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
-    let row = |id: &str| {
-        report
-            .sessions
-            .iter()
-            .find(|row| row.session_id == id)
-            .unwrap_or_else(|| panic!("no session {id}"))
-    };
+    let row = |id: &str| session_row(&report, id);
     let main_id = "ae4a77f8-aedd-4bc1-888f-c94edc91af04";
     let subagent = row(&format!("{main_id}/agent-aac57f5"));
     let parent = subagent.parent.as_ref().expect("linked");
@@ -470,13 +470,7 @@ fn a_gemini_cli_subagent_recording_is_linked_to_the_call_that_ran_it() {
         ],
     ] {
         let report = analyze(&inputs, &Options::default());
-        let row = |id: &str| {
-            report
-                .sessions
-                .iter()
-                .find(|row| row.session_id == id)
-                .unwrap_or_else(|| panic!("no session {id}"))
-        };
+        let row = |id: &str| session_row(&report, id);
         let subagent = row(subagent_id);
         let parent = subagent.parent.as_ref().expect("linked");
         assert_eq!(parent.session_id, main_id);
