@@ -23,7 +23,7 @@ pub fn decode_text<'a>(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Cow<'a, str> {
     if let Some(rest) = bytes.strip_prefix(UTF8_BOM) {
-        return decode_utf8(file, rest, diagnostics);
+        return decode_utf8(file, rest, 1, diagnostics);
     }
     match utf16_order(bytes) {
         Some((little_endian, bom_len)) => Cow::Owned(decode_utf16(
@@ -32,7 +32,7 @@ pub fn decode_text<'a>(
             little_endian,
             diagnostics,
         )),
-        None => decode_utf8(file, bytes, diagnostics),
+        None => decode_utf8(file, bytes, 1, diagnostics),
     }
 }
 
@@ -47,13 +47,6 @@ fn utf16_order(bytes: &[u8]) -> Option<(bool, usize)> {
         [a, 0] if *a != 0 => Some((true, 0)),
         [0, b] if *b != 0 => Some((false, 0)),
         _ => None,
-    }
-}
-
-fn decode_utf8<'a>(file: &str, bytes: &'a [u8], diagnostics: &mut Vec<Diagnostic>) -> Cow<'a, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Cow::Borrowed(text),
-        Err(_) => Cow::Owned(decode_utf8_lossy(file, bytes, diagnostics)),
     }
 }
 
@@ -88,14 +81,10 @@ impl LineWarner<'_> {
     }
 }
 
-fn decode_utf8_lossy(file: &str, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) -> String {
-    decode_utf8_lossy_from(file, bytes, 1, diagnostics)
-}
-
-/// One line of a file read in pieces, decoded as [`decode_text`] decodes it in the whole file:
-/// borrowed when it is UTF-8, else with U+FFFD for the bytes that are not and one warning at
-/// `line`. (A UTF-8 sequence never spans a newline, so the line decodes as it would in place.)
-pub(crate) fn decode_line<'a>(
+/// UTF-8 text starting at `line` (1 for a whole file; a line of a file read in pieces decodes as
+/// it would in place, as a UTF-8 sequence never spans a newline): borrowed when it is UTF-8, else
+/// with U+FFFD for the bytes that are not and one warning per affected line.
+pub(crate) fn decode_utf8<'a>(
     file: &str,
     bytes: &'a [u8],
     line: usize,
@@ -103,7 +92,7 @@ pub(crate) fn decode_line<'a>(
 ) -> Cow<'a, str> {
     match std::str::from_utf8(bytes) {
         Ok(text) => Cow::Borrowed(text),
-        Err(_) => Cow::Owned(decode_utf8_lossy_from(file, bytes, line, diagnostics)),
+        Err(_) => Cow::Owned(decode_utf8_lossy(file, bytes, line, diagnostics)),
     }
 }
 
@@ -112,7 +101,7 @@ pub(crate) fn is_utf16(bytes: &[u8]) -> bool {
     utf16_order(bytes).is_some()
 }
 
-fn decode_utf8_lossy_from(
+fn decode_utf8_lossy(
     file: &str,
     bytes: &[u8],
     first_line: usize,

@@ -4,7 +4,7 @@
 
 use std::io::{self, BufRead};
 
-use super::decode::decode_line;
+use super::decode::decode_utf8;
 use super::scan::{skip_ws, trim_end};
 use super::Record;
 use crate::diagnostic::Diagnostic;
@@ -44,7 +44,7 @@ impl<R: BufRead> LineRecords<R> {
                 return Ok(());
             }
             self.lines += 1;
-            let text = decode_line(file, &self.buffer, self.lines, diagnostics);
+            let text = decode_utf8(file, &self.buffer, self.lines, diagnostics);
             let bytes = text.as_bytes();
             let start = skip_ws(bytes, 0);
             if start == bytes.len() {
