@@ -5,7 +5,7 @@
 use std::io::{self, BufRead};
 
 use super::decode::decode_utf8;
-use super::scan::{skip_ws, trim_end};
+use super::split::line_record;
 use super::Record;
 use crate::diagnostic::Diagnostic;
 
@@ -45,20 +45,10 @@ impl<R: BufRead> LineRecords<R> {
             }
             self.lines += 1;
             let text = decode_utf8(file, &self.buffer, self.lines, diagnostics);
-            let bytes = text.as_bytes();
-            let start = skip_ws(bytes, 0);
-            if start == bytes.len() {
-                continue;
+            if let Some(record) = line_record(&text, self.lines, self.records) {
+                self.records += 1;
+                on_record(&record, diagnostics);
             }
-            let end = trim_end(bytes, start, bytes.len());
-            let record = Record {
-                text: &text[start..end],
-                line: self.lines,
-                column: start + 1,
-                index: self.records,
-            };
-            self.records += 1;
-            on_record(&record, diagnostics);
         }
     }
 }

@@ -114,23 +114,31 @@ fn is_lines(bytes: &[u8], first: usize) -> bool {
 fn lines_records(text: &str) -> Split<'_> {
     let mut records = Vec::new();
     for (i, raw) in text.split('\n').enumerate() {
-        let bytes = raw.as_bytes();
-        let start = skip_ws(bytes, 0);
-        if start == bytes.len() {
-            continue;
+        if let Some(record) = line_record(raw, i + 1, records.len()) {
+            records.push(record);
         }
-        let end = trim_end(bytes, start, bytes.len());
-        records.push(Record {
-            text: &raw[start..end],
-            line: i + 1,
-            column: start + 1,
-            index: records.len(),
-        });
     }
     Split {
         layout: Layout::Lines,
         records,
     }
+}
+
+/// One JSON Lines line (without or with its `\n`) as record `index`, its surrounding whitespace
+/// trimmed; None for a blank line.
+pub(crate) fn line_record(raw: &str, line: usize, index: usize) -> Option<Record<'_>> {
+    let bytes = raw.as_bytes();
+    let start = skip_ws(bytes, 0);
+    if start == bytes.len() {
+        return None;
+    }
+    let end = trim_end(bytes, start, bytes.len());
+    Some(Record {
+        text: &raw[start..end],
+        line,
+        column: start + 1,
+        index,
+    })
 }
 
 fn array_records<'a>(
