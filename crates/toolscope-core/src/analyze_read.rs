@@ -12,7 +12,8 @@ use crate::formats::detect::{PROBE_BYTES, PROBE_RECORDS};
 use crate::formats::inspect::is_zip;
 use crate::input::{InputFile, Options, ReadError, Role};
 use crate::json::is_utf16;
-use crate::json::scan::{scan_value, skip_ws, trim_end, ValueEnd};
+use crate::json::scan::{skip_ws, trim_end};
+use crate::json::split::ends_on_its_line;
 use crate::report::Report;
 
 /// One input to [`analyze_read`].
@@ -163,9 +164,5 @@ fn streams_as_lines(head: &[u8]) -> bool {
     if bytes.get(first) != Some(&b'{') {
         return false;
     }
-    let line_end = bytes[first..]
-        .iter()
-        .position(|&byte| byte == b'\n')
-        .map_or(bytes.len(), |at| first + at);
-    matches!(scan_value(bytes, first), ValueEnd::Value(end) if end <= line_end)
+    ends_on_its_line(bytes, first)
 }

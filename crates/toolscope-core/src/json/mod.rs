@@ -22,7 +22,7 @@ mod numbers;
 mod sanitise;
 pub(crate) mod scan;
 mod shape;
-mod split;
+pub(crate) mod split;
 
 #[cfg(test)]
 mod tests;

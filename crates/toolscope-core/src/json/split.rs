@@ -101,14 +101,20 @@ fn sse_records(text: &str) -> Split<'_> {
 /// Whether the first value (at `first`) ends on its line and more lines follow, or there is only
 /// one non-blank line.
 fn is_lines(bytes: &[u8], first: usize) -> bool {
-    let line_end = bytes[first..]
+    skip_ws(bytes, line_end(bytes, first)) == bytes.len() || ends_on_its_line(bytes, first)
+}
+
+/// Where the line holding offset `at` ends (its `\n`, or the end of the text).
+fn line_end(bytes: &[u8], at: usize) -> usize {
+    bytes[at..]
         .iter()
         .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |p| first + p);
-    if skip_ws(bytes, line_end) == bytes.len() {
-        return true;
-    }
-    matches!(scan_value(bytes, first), ValueEnd::Value(end) if end <= line_end)
+        .map_or(bytes.len(), |p| at + p)
+}
+
+/// Whether the value starting at `first` ends on the line it starts on.
+pub(crate) fn ends_on_its_line(bytes: &[u8], first: usize) -> bool {
+    matches!(scan_value(bytes, first), ValueEnd::Value(end) if end <= line_end(bytes, first))
 }
 
 fn lines_records(text: &str) -> Split<'_> {
