@@ -257,18 +257,29 @@ pub struct Selection {
 pub fn count_pairs<'a>(
     pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
 ) -> BTreeMap<String, [u64; 3]> {
+    count_weighted_pairs(
+        pairs
+            .into_iter()
+            .map(|(expected, actual)| (expected, actual, 1)),
+    )
+}
+
+/// [`count_pairs`] over pairs that each stand for `count` turns.
+pub(crate) fn count_weighted_pairs<'a>(
+    pairs: impl IntoIterator<Item = (&'a str, &'a str, u64)>,
+) -> BTreeMap<String, [u64; 3]> {
     let mut counts: BTreeMap<String, [u64; 3]> = BTreeMap::new();
     // Few tools, many turns: look names up borrowed and allocate each once.
-    let mut add = |tool: &str, column: usize| match counts.get_mut(tool) {
-        Some(row) => row[column] += 1,
-        None => counts.entry(tool.to_string()).or_default()[column] += 1,
+    let mut add = |tool: &str, column: usize, count: u64| match counts.get_mut(tool) {
+        Some(row) => row[column] += count,
+        None => counts.entry(tool.to_string()).or_default()[column] += count,
     };
-    for (expected, actual) in pairs {
+    for (expected, actual, count) in pairs {
         if expected == actual {
-            add(expected, 0);
+            add(expected, 0, count);
         } else {
-            add(actual, 1);
-            add(expected, 2);
+            add(actual, 1, count);
+            add(expected, 2, count);
         }
     }
     counts

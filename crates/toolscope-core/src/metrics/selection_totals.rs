@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 
 use super::outcome::TurnOutcome;
 use super::rate::{ratio, Rate};
-use super::selection::{tool_row, ConfusedPair, Confusion, Selection, ToolRow};
+use super::selection::{
+    count_weighted_pairs, tool_row, ConfusedPair, Confusion, Selection, ToolRow,
+};
 
 /// What the selection metrics count, so far.
 #[derive(Debug, Default)]
@@ -63,27 +65,19 @@ impl SelectionTotals {
 
     /// The metrics, with `outcomes` as the report's list of scored turns.
     pub(crate) fn finish(self, outcomes: Vec<TurnOutcome>, min_support: u64) -> Selection {
-        // The seed's per-tool counting: (tp, fp, fn) by tool.
-        let mut counts: BTreeMap<&str, [u64; 3]> = BTreeMap::new();
-        for (expected, row) in &self.pairs {
-            for (actual, &count) in row {
-                if expected == actual {
-                    counts.entry(expected).or_default()[0] += count;
-                } else {
-                    counts.entry(actual).or_default()[1] += count;
-                    counts.entry(expected).or_default()[2] += count;
-                }
-            }
-        }
+        let counts = count_weighted_pairs(self.pairs.iter().flat_map(|(expected, row)| {
+            row.iter()
+                .map(|(actual, &count)| (expected.as_str(), actual.as_str(), count))
+        }));
         let per_tool: Vec<ToolRow> = counts
             .iter()
             .map(|(tool, &counts)| tool_row(tool, counts, min_support))
             .collect();
-        let labels: Vec<String> = counts.keys().map(|tool| tool.to_string()).collect();
+        let labels: Vec<String> = counts.keys().cloned().collect();
         let index: BTreeMap<&str, usize> = counts
             .keys()
             .enumerate()
-            .map(|(i, tool)| (*tool, i))
+            .map(|(i, tool)| (tool.as_str(), i))
             .collect();
         let cells = self.pairs.iter().flat_map(|(expected, row)| {
             row.iter()
