@@ -136,12 +136,7 @@ pub(crate) fn stream_report(
         }
     }
     let has_catalog_files = !gathered.catalog_files.is_empty();
-    let mut stream = Stream::new(&gathered, labels, options, &mut diagnostics);
-    if !keeps_rows {
-        stream.rows = CheckRows::counting();
-        stream.selection_totals = Some(SelectionTotals::default());
-        stream.outcomes = Vec::new();
-    }
+    let mut stream = Stream::new(&gathered, labels, options, keeps_rows, &mut diagnostics);
     for (slot, input) in ordered.iter().enumerate() {
         if input.role == Role::Traces {
             // Each its summary; one too large to read keeps it empty.
@@ -321,6 +316,7 @@ impl<'g, 't> Stream<'g, 't> {
         gathered: &'g Gathered<'_>,
         labels: Vec<(String, LazyLabel<'t>)>,
         options: &Options,
+        keeps_rows: bool,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Self {
         let budget = Budget::default();
@@ -350,11 +346,20 @@ impl<'g, 't> Stream<'g, 't> {
             ids: UniqueIds::default(),
             labels,
             labels_by_session,
-            // At most one outcome per label: room for them all up front, not grown by doubling.
-            outcomes: Vec::with_capacity(label_count),
-            selection_totals: None,
+            // At most one outcome per label: room for them all up front, not grown by doubling
+            // (without rows, only the few the findings quote are kept).
+            outcomes: if keeps_rows {
+                Vec::with_capacity(label_count)
+            } else {
+                Vec::new()
+            },
+            selection_totals: (!keeps_rows).then(SelectionTotals::default),
             label_diagnostics: Vec::new(),
-            rows: CheckRows::default(),
+            rows: if keeps_rows {
+                CheckRows::default()
+            } else {
+                CheckRows::counting()
+            },
             drift: has_catalog.then(|| DriftCounter::new(&gathered.catalog_tools)),
             descriptions: BTreeMap::new(),
             last_list: None,
