@@ -78,29 +78,17 @@ pub fn read_reporting(
     progress: &mut dyn FnMut(f64),
 ) -> Vec<Session> {
     let mut sessions = Vec::with_capacity(split.records.len());
-    read_each(file, split, diagnostics, progress, &mut |session| {
-        sessions.push(session)
-    });
-    sessions
-}
-
-/// [`read_reporting`], giving each session to `on_session` as soon as it is read, so that a
-/// caller that does not keep them never holds more than one.
-fn read_each(
-    file: &str,
-    split: &Split<'_>,
-    diagnostics: &mut Vec<Diagnostic>,
-    progress: &mut dyn FnMut(f64),
-    on_session: &mut dyn FnMut(Session),
-) {
     let mut reader = RecordReader::default();
     let count = split.records.len();
     for (index, record) in split.records.iter().enumerate() {
         if index.is_multiple_of(PROGRESS_EVERY) {
             progress(index as f64 / count as f64);
         }
-        reader.read(file, record, diagnostics, on_session);
+        reader.read(file, record, diagnostics, &mut |session| {
+            sessions.push(session)
+        });
     }
+    sessions
 }
 
 /// Reads native records one at a time (a file read in pieces gives them so), sharing the tool
