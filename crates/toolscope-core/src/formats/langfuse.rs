@@ -15,9 +15,10 @@
 //! ```
 //! Observations are read in start-time order. GENERATION inputs and outputs hold the messages in
 //! whatever shape the framework logged (OpenAI Chat, Responses items, OTel parts, Gemini
-//! contents, LangChain messages). TOOL observations, SPANs whose output is a LangChain
-//! `ToolMessage`, spans named `execute_tool …` and SPANs named `tool.<Name>` are tool
-//! executions: `input` the arguments (an object, a JSON string or a Python repr), `output` the
+//! contents, LangChain messages, messages logged as text: `message_text`); a generation inside a
+//! generation is the same model call logged twice and is read once. TOOL observations, SPANs
+//! whose output is a LangChain `ToolMessage`, spans named `execute_tool …`, SPANs named
+//! `tool.<Name>` and SPANs with a `tool.name` attribute are tool executions: `input` the arguments (an object, a JSON string or a Python repr), `output` the
 //! result; one that answers a call the generation's output already made is its result, not a
 //! second call. `level: "ERROR"` or a
 //! `ToolMessage` with `status: "error"` is an explicit error; otherwise the `Error:` convention
@@ -144,7 +145,8 @@ pub(crate) fn read(
             .enumerate()
             .map(|(index, observation)| span_of(&trace_id, observation, index + 1))
             .collect();
-        let roles = observations.iter().map(|o| role_of(&o.value)).collect();
+        let mut roles: Vec<SpanRole> = observations.iter().map(|o| role_of(&o.value)).collect();
+        drop_nested_generations(&observations, &mut roles);
         let session = build_session(file, &spans, roles, &mut tool_lists, diagnostics);
         if session.events.is_empty() {
             diagnostics.push(Diagnostic::warning(
@@ -161,6 +163,36 @@ pub(crate) fn read(
         }
     }
     sessions
+}
+
+/// A generation inside a generation is the same model call logged a second time, by a second
+/// instrumentation (Agno's own spans and OpenLIT's): the outer one is kept when it shows any
+/// message, the inner one otherwise.
+fn drop_nested_generations(observations: &[Observation], roles: &mut [SpanRole]) {
+    let index: HashMap<&str, usize> = observations
+        .iter()
+        .enumerate()
+        .filter_map(|(at, o)| Some((o.value.get("id")?.as_str()?, at)))
+        .collect();
+    let shows_messages = |role: &SpanRole| match role {
+        SpanRole::Inference { input, output, .. } => input
+            .iter()
+            .chain(output)
+            .any(|message| !message.is_empty()),
+        _ => false,
+    };
+    for at in 0..observations.len() {
+        let parent = observations[at]
+            .value
+            .get("parentObservationId")
+            .and_then(Value::as_str)
+            .and_then(|id| index.get(id));
+        if let Some(&parent) = parent {
+            if matches!(roles[at], SpanRole::Inference { .. }) && shows_messages(&roles[parent]) {
+                roles[at] = SpanRole::Other;
+            }
+        }
+    }
 }
 
 fn start_of(observation: &Value) -> &str {
@@ -229,14 +261,20 @@ fn role_of(observation: &Value) -> SpanRole {
         .then(|| name.strip_prefix("tool."))
         .flatten()
         .filter(|tool| !tool.trim().is_empty());
+    let attributes = observation
+        .get("metadata")
+        .and_then(|m| m.get("attributes"));
+    // OpenInference's tool spans (Agno's) name the tool in an attribute.
+    let attribute_tool = (kind == "SPAN")
+        .then(|| attributes?.get("tool.name")?.as_str())
+        .flatten()
+        .filter(|tool| !tool.trim().is_empty());
     let is_tool = kind == "TOOL"
         || message.is_some()
         || name.starts_with("execute_tool ")
-        || span_tool.is_some();
+        || span_tool.is_some()
+        || attribute_tool.is_some();
     if is_tool {
-        let attributes = observation
-            .get("metadata")
-            .and_then(|m| m.get("attributes"));
         let call_id = ["gen_ai.tool.call.id", "tool.id", "tool_call.id"]
             .iter()
             .find_map(|key| attributes?.get(*key))
@@ -246,6 +284,7 @@ fn role_of(observation: &Value) -> SpanRole {
             .iter()
             .find_map(|prefix| name.strip_prefix(prefix))
             .or(span_tool)
+            .or(attribute_tool)
             .unwrap_or(name)
             .trim()
             .to_string();

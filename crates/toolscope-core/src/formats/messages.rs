@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::content_text;
+use super::message_text::{call_prompt, repr_message, transcript_messages};
 use super::otlp::Item;
 use super::python_literal::python_literal;
 use crate::model::Args;
@@ -20,7 +21,10 @@ pub(crate) fn items_of(value: Option<Value>, is_input: bool) -> Vec<Vec<Item>> {
         Value::String(text) => match serde_json::from_str::<Value>(&text) {
             Ok(decoded @ (Value::Array(_) | Value::Object(_))) => items_of(Some(decoded), is_input),
             _ if text.trim().is_empty() => Vec::new(),
-            _ if is_input => vec![vec![Item::User(text)]],
+            _ if is_input => match transcript_messages(&text) {
+                Some(messages) => items_of(Some(Value::Array(messages)), is_input),
+                None => vec![vec![Item::User(text)]],
+            },
             _ => vec![vec![Item::Assistant(text)]],
         },
         Value::Array(list) => list.iter().map(message_items).collect(),
@@ -34,9 +38,19 @@ pub(crate) fn items_of(value: Option<Value>, is_input: bool) -> Vec<Vec<Item>> {
             if let Some(Value::String(text)) = map.get("contents").filter(|_| is_input) {
                 return items_of(Some(Value::String(text.clone())), is_input);
             }
+            if let Some(prompt) = call_prompt(&map).filter(|_| is_input) {
+                return vec![vec![Item::User(prompt.to_string())]];
+            }
             let first = |key: &str, inner: &str| map.get(key)?.get(0)?.get(inner).cloned();
-            if let Some(message) =
-                first("choices", "message").or_else(|| first("candidates", "content"))
+            // A response body's first choice, or one choice on its own.
+            let choice = || {
+                map.get("message")
+                    .filter(|_| map.contains_key("index"))
+                    .cloned()
+            };
+            if let Some(message) = first("choices", "message")
+                .or_else(|| first("candidates", "content"))
+                .or_else(choice)
             {
                 return vec![message_items(&message)];
             }
@@ -98,6 +112,9 @@ fn call(value: &Value, id_keys: &[&str], args: Option<&Value>) -> Item {
 
 /// One message or item.
 pub(crate) fn message_items(message: &Value) -> Vec<Item> {
+    if let Some(decoded) = message.as_str().and_then(repr_message) {
+        return message_items(&decoded);
+    }
     let kind = str_of(message, "type").unwrap_or_default();
     match kind {
         "function_call" | "custom_tool_call" => {

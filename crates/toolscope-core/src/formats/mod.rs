@@ -42,6 +42,7 @@ mod gemini_cli;
 pub mod inspect;
 pub mod langfuse;
 mod langsmith;
+mod message_text;
 mod messages;
 mod nesting;
 pub(crate) use nesting::link_subagents;

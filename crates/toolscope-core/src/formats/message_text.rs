@@ -1,0 +1,125 @@
+//! Messages a framework logged as text rather than as JSON objects:
+//! - OpenLIT's transcript of a request, one `role: content` per message (AutoGen's and Agno's
+//!   Langfuse traces): `system: You are…\nuser: Say 'Hello World!'`;
+//! - the repr of a pydantic message object (Agno's own spans):
+//!   `role='user' content='What is trending?' tool_calls=None …`;
+//! - a Python function's arguments (LlamaIndex's `OpenAI.complete`): `{"args": ["What is…"]}`.
+
+use serde_json::{json, Map, Value};
+
+use super::python_literal::python_fields;
+
+/// The roles OpenLIT writes at the start of a transcript's message.
+const ROLES: [&str; 6] = [
+    "system",
+    "developer",
+    "user",
+    "assistant",
+    "tool",
+    "function",
+];
+
+/// A transcript's messages as `{"role", "content"}` objects, when the text starts with a role
+/// and a colon. A line that starts with no role continues the message before it. Python's
+/// `None` as a message's content (an assistant message that only made calls) is empty.
+pub(crate) fn transcript_messages(text: &str) -> Option<Vec<Value>> {
+    let mut messages: Vec<(&str, String)> = Vec::new();
+    for line in text.split('\n') {
+        match role_prefix(line) {
+            Some((role, rest)) => messages.push((role, rest.to_string())),
+            None => {
+                let (_, content) = messages.last_mut()?;
+                content.push('\n');
+                content.push_str(line);
+            }
+        }
+    }
+    let message = |(role, content): (&str, String)| {
+        let content = if content == "None" {
+            String::new()
+        } else {
+            content
+        };
+        json!({"role": role, "content": content})
+    };
+    Some(messages.into_iter().map(message).collect())
+}
+
+/// The role a transcript line starts with, and the rest of the line.
+fn role_prefix(line: &str) -> Option<(&'static str, &str)> {
+    ROLES.iter().find_map(|role| {
+        let rest = line.strip_prefix(role)?.strip_prefix(':')?;
+        Some((*role, rest.strip_prefix(' ').unwrap_or(rest)))
+    })
+}
+
+/// A message object's repr as the JSON object it stands for, when it has a `role`.
+pub(crate) fn repr_message(text: &str) -> Option<Value> {
+    let fields = python_fields(text)?;
+    fields
+        .get("role")
+        .is_some_and(Value::is_string)
+        .then_some(Value::Object(fields))
+}
+
+/// The prompt of a logged function call whose only fields are `args` (and `kwargs`): its first
+/// text argument.
+pub(crate) fn call_prompt(map: &Map<String, Value>) -> Option<&str> {
+    if !map.keys().all(|key| key == "args" || key == "kwargs") {
+        return None;
+    }
+    map.get("args")?.as_array()?.iter().find_map(Value::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// As OpenLIT logs AutoGen's and Agno's requests (Langfuse's seeder traces).
+    #[test]
+    fn a_transcript_splits_at_each_role() {
+        let text =
+            "system: Be brief.\nuser: Search it\nassistant: None\ntool: [\n  {\"a\": 1}\n]\n\
+                    user: thanks: bye";
+        assert_eq!(
+            transcript_messages(text).unwrap(),
+            vec![
+                json!({"role": "system", "content": "Be brief."}),
+                json!({"role": "user", "content": "Search it"}),
+                json!({"role": "assistant", "content": ""}),
+                json!({"role": "tool", "content": "[\n  {\"a\": 1}\n]"}),
+                json!({"role": "user", "content": "thanks: bye"}),
+            ]
+        );
+    }
+
+    #[test]
+    fn text_that_starts_with_no_role_is_no_transcript() {
+        assert_eq!(transcript_messages("What is Langfuse?\nuser: hi"), None);
+        assert_eq!(transcript_messages("username: bob"), None);
+    }
+
+    #[test]
+    fn a_repr_is_a_message_only_with_a_role() {
+        assert_eq!(
+            repr_message("role='user' content='Hi' name=None").unwrap(),
+            json!({"role": "user", "content": "Hi", "name": null})
+        );
+        assert_eq!(repr_message("content='Hi' name=None"), None);
+        assert_eq!(repr_message("role=None content='Hi'"), None);
+    }
+
+    #[test]
+    fn a_logged_calls_prompt_is_its_first_text_argument() {
+        let map = |value: Value| value.as_object().unwrap().clone();
+        assert_eq!(
+            call_prompt(&map(json!({"args": [3, "Hi"], "kwargs": {}}))),
+            Some("Hi")
+        );
+        assert_eq!(
+            call_prompt(&map(json!({"args": ["Hi"], "model": "x"}))),
+            None
+        );
+        assert_eq!(call_prompt(&map(json!({"kwargs": {"prompt": "Hi"}}))), None);
+    }
+}
