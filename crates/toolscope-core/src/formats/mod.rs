@@ -47,6 +47,7 @@ mod messages;
 mod nesting;
 pub(crate) use nesting::link_subagents;
 pub mod native;
+mod native_fields;
 mod odd_record;
 pub mod openai_chat;
 mod openai_chat_stream;

@@ -19,6 +19,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::native_fields::{Id, Word};
 use super::odd_record::not_of_format;
 use super::{content_text, id_text};
 use crate::diagnostic::Diagnostic;
@@ -31,31 +32,31 @@ use crate::model::{
 
 #[derive(Deserialize)]
 struct RawSession {
-    session_id: Option<Value>,
-    agent_id: Option<Value>,
-    task_id: Option<Value>,
+    session_id: Option<Id>,
+    agent_id: Option<Id>,
+    task_id: Option<Id>,
     trial: Option<Value>,
     reward: Option<Value>,
-    started_at: Option<Value>,
+    started_at: Option<Id>,
     parent: Option<Value>,
     // Kept as text: sessions usually repeat one list, which is then read once.
     tools: Option<Box<RawValue>>,
     events: Option<Vec<RawEvent>>,
 }
 
-// Every field is a Value so that one odd event is one diagnostic, not a lost session.
+// Every field reads any JSON value, so that one odd event is one diagnostic, not a lost session.
 #[derive(Deserialize)]
 struct RawEvent {
     #[serde(rename = "type")]
-    kind: Option<Value>,
+    kind: Option<Word>,
     content: Option<Value>,
-    call_id: Option<Value>,
+    call_id: Option<Id>,
     name: Option<Value>,
     // `"args": null` stays null (checked as null, as the seed checks None); absent is `{}`.
     #[serde(default, deserialize_with = "crate::json::keep_null")]
     args: Option<Value>,
-    status: Option<Value>,
-    error_source: Option<Value>,
+    status: Option<Word>,
+    error_source: Option<Word>,
 }
 
 /// What a native record is, for the diagnostic on one that is not.
@@ -147,7 +148,7 @@ fn session_from_raw(
 ) -> Option<Session> {
     let file = origin.file.clone();
     let line = Some(origin.line);
-    let session_id = match raw.session_id.as_ref().and_then(id_text) {
+    let session_id = match raw.session_id.and_then(|id| id.0) {
         Some(id) => id,
         None => {
             let id = format!("{}:{}", super::file_stem(&file), origin.line);
@@ -196,8 +197,8 @@ fn session_from_raw(
     }
     Some(Session {
         session_id,
-        agent_id: raw.agent_id.as_ref().and_then(id_text),
-        task_id: raw.task_id.as_ref().and_then(id_text),
+        agent_id: raw.agent_id.and_then(|id| id.0),
+        task_id: raw.task_id.and_then(|id| id.0),
         trial: raw
             .reward
             .as_ref()
@@ -207,7 +208,7 @@ fn session_from_raw(
                 number: raw.trial.as_ref().and_then(Value::as_u64),
                 reward,
             }),
-        started_at: raw.started_at.as_ref().and_then(id_text),
+        started_at: raw.started_at.and_then(|id| id.0),
         parent: raw.parent.as_ref().and_then(parent_link),
         started_subagents: Vec::new(),
         tools,
@@ -217,13 +218,13 @@ fn session_from_raw(
 }
 
 fn event_from_raw(raw: RawEvent) -> Result<Event, String> {
-    let kind = match raw.kind {
-        Some(Value::String(kind)) => kind,
-        Some(_) => return Err("\"type\" must be a string".to_string()),
+    let kind = match &raw.kind {
+        Some(Word::NotText) => return Err("\"type\" must be a string".to_string()),
+        Some(word) => word.as_str().unwrap_or_default(),
         None => return Err("event has no \"type\"".to_string()),
     };
-    let call_id = raw.call_id.as_ref().and_then(id_text);
-    match kind.as_str() {
+    let call_id = raw.call_id.and_then(|id| id.0);
+    match kind {
         "user" => Ok(Event::User {
             content: content_text(raw.content.unwrap_or(Value::Null)),
         }),
@@ -246,14 +247,14 @@ fn event_from_raw(raw: RawEvent) -> Result<Event, String> {
             }))
         }
         "tool_result" => {
-            let status = match raw.status.as_ref().and_then(Value::as_str) {
+            let status = match raw.status.as_ref().and_then(Word::as_str) {
                 None | Some("ok") => ResultStatus::Ok,
                 Some("error") => ResultStatus::Error,
                 Some(other) => {
                     return Err(format!("\"status\" is \"ok\" or \"error\", not {other:?}"))
                 }
             };
-            let error_source = match raw.error_source.as_ref().and_then(Value::as_str) {
+            let error_source = match raw.error_source.as_ref().and_then(Word::as_str) {
                 None => None,
                 Some("agent") => Some(ErrorSource::Agent),
                 Some("environment") => Some(ErrorSource::Environment),
