@@ -29,13 +29,14 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::content_text;
+use super::langfuse_beeai::beeai_role;
 use super::messages::items_of;
 use super::native::ToolLists;
 use super::odd_record::not_of_format;
 use super::otlp::{build_session, Span, SpanRole};
 use crate::diagnostic::Diagnostic;
 use crate::json::{parse_value, Split};
-use crate::model::Session;
+use crate::model::{Event, Session};
 
 /// Observation types Langfuse writes.
 pub(crate) const OBSERVATION_TYPES: [&str; 10] = [
@@ -74,6 +75,8 @@ pub(crate) fn read(
 ) -> Vec<Session> {
     // Traces in order of first appearance: (trace id, observations).
     let mut traces: Vec<(String, Vec<Observation>)> = Vec::new();
+    // What the user asked, as each trace's own `input` tells it.
+    let mut asked: HashMap<String, String> = HashMap::new();
     let mut by_id: HashMap<String, usize> = HashMap::new();
     let mut add = |trace_id: String, observation: Observation| match by_id.get(&trace_id) {
         Some(&at) => traces[at].1.push(observation),
@@ -96,6 +99,9 @@ pub(crate) fn read(
                 .get("trace")
                 .and_then(|trace| trace.get("id"))
                 .and_then(super::id_text);
+            if let (Some(id), Some(text)) = (&trace_id, value.get("trace").and_then(trace_text)) {
+                asked.insert(id.clone(), text);
+            }
             for (index, observation) in list.iter().enumerate() {
                 match observation
                     .get("traceId")
@@ -147,7 +153,15 @@ pub(crate) fn read(
             .collect();
         let mut roles: Vec<SpanRole> = observations.iter().map(|o| role_of(&o.value)).collect();
         drop_nested_generations(&observations, &mut roles);
-        let session = build_session(file, &spans, roles, &mut tool_lists, diagnostics);
+        let mut session = build_session(file, &spans, roles, &mut tool_lists, diagnostics);
+        // No observation showed the user's words (BeeAI's ReAct agent, LlamaIndex): the trace's
+        // input is them.
+        let has_user = |events: &[Event]| events.iter().any(|e| matches!(e, Event::User { .. }));
+        if let Some(text) = asked.remove(&trace_id) {
+            if !session.events.is_empty() && !has_user(&session.events) {
+                session.events.insert(0, Event::User { content: text });
+            }
+        }
         if session.events.is_empty() {
             diagnostics.push(Diagnostic::warning(
                 file,
@@ -193,6 +207,18 @@ fn drop_nested_generations(observations: &[Observation], roles: &mut [SpanRole])
             }
         }
     }
+}
+
+/// A trace's `input` when it is text (Langfuse keeps it as JSON text: a JSON string is decoded,
+/// other JSON is not the user's words).
+fn trace_text(trace: &Value) -> Option<String> {
+    let text = trace.get("input")?.as_str()?;
+    let text = match serde_json::from_str::<Value>(text) {
+        Ok(Value::String(decoded)) => decoded,
+        Ok(_) => return None,
+        Err(_) => text.to_string(),
+    };
+    (!text.trim().is_empty()).then_some(text)
 }
 
 fn start_of(observation: &Value) -> &str {
@@ -255,20 +281,28 @@ fn role_of(observation: &Value) -> SpanRole {
         .and_then(Value::as_str)
         .unwrap_or_default();
     let output = observation.get("output").cloned().unwrap_or(Value::Null);
+    let attributes = observation
+        .get("metadata")
+        .and_then(|m| m.get("attributes"));
+    if let Some(role) = beeai_role(kind, name, attributes, &output) {
+        return role;
+    }
     let message = tool_message(&output);
     // Some frameworks log a tool's execution as a SPAN named `tool.<Name>`.
     let span_tool = (kind == "SPAN")
         .then(|| name.strip_prefix("tool."))
         .flatten()
         .filter(|tool| !tool.trim().is_empty());
-    let attributes = observation
-        .get("metadata")
-        .and_then(|m| m.get("attributes"));
     // OpenInference's tool spans (Agno's) name the tool in an attribute.
     let attribute_tool = (kind == "SPAN")
         .then(|| attributes?.get("tool.name")?.as_str())
         .flatten()
-        .filter(|tool| !tool.trim().is_empty());
+        .filter(|tool| !tool.trim().is_empty())
+        .filter(|_| {
+            attributes
+                .and_then(|a| a.get("openinference.span.kind"))
+                .is_none_or(|kind| kind == "TOOL")
+        });
     let is_tool = kind == "TOOL"
         || message.is_some()
         || name.starts_with("execute_tool ")

@@ -41,6 +41,7 @@ pub mod gemini;
 mod gemini_cli;
 pub mod inspect;
 pub mod langfuse;
+mod langfuse_beeai;
 mod langsmith;
 mod message_text;
 mod messages;
