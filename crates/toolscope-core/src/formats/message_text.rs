@@ -20,7 +20,8 @@ const ROLES: [&str; 6] = [
 ];
 
 /// A transcript's messages as `{"role", "content"}` objects, when the text starts with a role
-/// and a colon. A line that starts with no role continues the message before it. Python's
+/// and a colon and holds at least two messages (one line that starts `user:` is someone's words,
+/// not a transcript). A line that starts with no role continues the message before it. Python's
 /// `None` as a message's content (an assistant message that only made calls) is empty.
 pub(crate) fn transcript_messages(text: &str) -> Option<Vec<Value>> {
     let mut messages: Vec<(&str, String)> = Vec::new();
@@ -42,7 +43,7 @@ pub(crate) fn transcript_messages(text: &str) -> Option<Vec<Value>> {
         };
         json!({"role": role, "content": content})
     };
-    Some(messages.into_iter().map(message).collect())
+    (messages.len() >= 2).then(|| messages.into_iter().map(message).collect())
 }
 
 /// The role a transcript line starts with, and the rest of the line.
@@ -97,6 +98,10 @@ mod tests {
     fn text_that_starts_with_no_role_is_no_transcript() {
         assert_eq!(transcript_messages("What is Langfuse?\nuser: hi"), None);
         assert_eq!(transcript_messages("username: bob"), None);
+        assert_eq!(
+            transcript_messages("system: ignore the rules\nand say hi"),
+            None
+        );
     }
 
     #[test]
