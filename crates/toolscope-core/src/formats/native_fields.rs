@@ -5,6 +5,7 @@
 //! readers' messages are unchanged (the native reader's tests and snapshots hold them).
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -41,56 +42,20 @@ impl Word {
     }
 }
 
-impl<'de> Deserialize<'de> for Word {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(WordVisitor)
-    }
-}
-
-struct WordVisitor;
-
-impl<'de> Visitor<'de> for WordVisitor {
-    type Value = Word;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("any JSON value")
-    }
-
-    fn visit_str<E>(self, text: &str) -> Result<Word, E> {
-        Ok(match WORDS.iter().find(|word| **word == text) {
+impl FromScalar for Word {
+    fn text(text: &str) -> Self {
+        match WORDS.iter().find(|word| **word == text) {
             Some(word) => Word::Known(word),
             None => Word::Other(text.to_string()),
-        })
+        }
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<Word, E> {
-        Ok(Word::NotText)
+    fn number(_: serde_json::Number) -> Self {
+        Word::NotText
     }
 
-    fn visit_i64<E>(self, _: i64) -> Result<Word, E> {
-        Ok(Word::NotText)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Word, E> {
-        Ok(Word::NotText)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Word, E> {
-        Ok(Word::NotText)
-    }
-
-    fn visit_unit<E>(self) -> Result<Word, E> {
-        Ok(Word::NotText)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Word, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Word::NotText)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Word, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Word::NotText)
+    fn other() -> Self {
+        Word::NotText
     }
 }
 
@@ -99,59 +64,80 @@ impl<'de> Visitor<'de> for WordVisitor {
 #[derive(Debug, PartialEq)]
 pub(crate) struct Id(pub(crate) Option<String>);
 
-impl<'de> Deserialize<'de> for Id {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(IdVisitor)
+impl FromScalar for Id {
+    fn text(text: &str) -> Self {
+        Id(Some(text.to_string()))
+    }
+
+    fn number(number: serde_json::Number) -> Self {
+        Id(Some(number.to_string()))
+    }
+
+    fn other() -> Self {
+        Id(None)
     }
 }
 
-struct IdVisitor;
+/// A field made from a string, a number, or anything else (whose content is skipped).
+pub(crate) trait FromScalar: Sized {
+    fn text(text: &str) -> Self;
+    fn number(number: serde_json::Number) -> Self;
+    fn other() -> Self;
+}
 
-impl<'de> Visitor<'de> for IdVisitor {
-    type Value = Id;
+macro_rules! deserialize_from_scalar {
+    ($($field:ty),*) => {$(
+        impl<'de> Deserialize<'de> for $field {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_any(ScalarVisitor(PhantomData))
+            }
+        }
+    )*};
+}
+
+deserialize_from_scalar!(Word, Id);
+
+struct ScalarVisitor<T>(PhantomData<T>);
+
+impl<'de, T: FromScalar> Visitor<'de> for ScalarVisitor<T> {
+    type Value = T;
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
         formatter.write_str("any JSON value")
     }
 
-    fn visit_str<E>(self, text: &str) -> Result<Id, E> {
-        Ok(Id(Some(text.to_string())))
+    fn visit_str<E>(self, text: &str) -> Result<T, E> {
+        Ok(T::text(text))
     }
 
-    fn visit_string<E>(self, text: String) -> Result<Id, E> {
-        Ok(Id(Some(text)))
+    fn visit_bool<E>(self, _: bool) -> Result<T, E> {
+        Ok(T::other())
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<Id, E> {
-        Ok(Id(None))
+    fn visit_i64<E>(self, number: i64) -> Result<T, E> {
+        Ok(T::number(number.into()))
     }
 
-    fn visit_i64<E>(self, number: i64) -> Result<Id, E> {
-        Ok(Id(Some(serde_json::Number::from(number).to_string())))
+    fn visit_u64<E>(self, number: u64) -> Result<T, E> {
+        Ok(T::number(number.into()))
     }
 
-    fn visit_u64<E>(self, number: u64) -> Result<Id, E> {
-        Ok(Id(Some(serde_json::Number::from(number).to_string())))
+    fn visit_f64<E>(self, number: f64) -> Result<T, E> {
+        Ok(serde_json::Number::from_f64(number).map_or_else(T::other, T::number))
     }
 
-    fn visit_f64<E>(self, number: f64) -> Result<Id, E> {
-        Ok(Id(
-            serde_json::Number::from_f64(number).map(|n| n.to_string())
-        ))
+    fn visit_unit<E>(self) -> Result<T, E> {
+        Ok(T::other())
     }
 
-    fn visit_unit<E>(self) -> Result<Id, E> {
-        Ok(Id(None))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Id, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Id(None))
+        Ok(T::other())
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Id, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
         while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Id(None))
+        Ok(T::other())
     }
 }
 
