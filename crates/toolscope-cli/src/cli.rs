@@ -173,6 +173,10 @@ pub struct ReportArgs {
     /// baseline; `diff` and `gate --baseline` compare it unpaired, from its totals).
     #[arg(long, requires = "json")]
     pub summary: bool,
+    /// With --json: the JSON on one line, without indentation (the same value in about 60 % of
+    /// the bytes, quicker to write and to read; for pipes and large reports).
+    #[arg(long, requires = "json")]
+    pub compact: bool,
     /// Also write the report as one self-contained HTML file (no script, charts inline) to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,

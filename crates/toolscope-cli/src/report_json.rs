@@ -61,7 +61,7 @@ where
     let report = analyze(&report_args).map_err(|error| ReportError::Io(format!("{error:#}")))?;
     let has_problems = report.summary.problems > 0;
     let mut json = Vec::new();
-    let diagnostics = write_json(report, report_args.summary, &mut json)
+    let diagnostics = write_json(report, &report_args, &mut json)
         .map_err(|error| ReportError::Io(error.to_string()))?;
     let has_input_errors = diagnostics
         .iter()

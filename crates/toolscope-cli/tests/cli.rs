@@ -708,3 +708,44 @@ fn the_report_records_how_arguments_were_compared() {
         assert_eq!(report["selection"]["args_mode"], expected);
     }
 }
+
+/// `--compact` prints the same report, full and summary, on one line; without `--json` it is a
+/// usage error.
+#[test]
+fn a_compact_report_is_the_same_json_on_one_line() {
+    let report = |extra: &[&str]| {
+        let output = toolscope()
+            .args(["report", "--json", "--labels"])
+            .arg(fixture("seed/selection_labels.jsonl"))
+            .args(extra)
+            .arg(fixture("seed/selection_sessions.jsonl"))
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8(output.stdout).unwrap(),
+        )
+    };
+    for summary in [&[][..], &["--summary"][..]] {
+        let (pretty_code, pretty) = report(summary);
+        let (compact_code, compact) = report(&[summary, &["--compact"][..]].concat());
+        assert_eq!(compact_code, pretty_code);
+        assert_eq!(compact.lines().count(), 1, "{compact}");
+        assert!(compact.ends_with("}\n"));
+        assert!(
+            compact.len() < pretty.len() * 3 / 4,
+            "{} of {}",
+            compact.len(),
+            pretty.len()
+        );
+        let value = |text: &str| serde_json::from_str::<Value>(text).unwrap();
+        assert_eq!(value(&compact), value(&pretty));
+        assert!(value(&compact)["sessions"].is_array());
+    }
+    let output = toolscope()
+        .args(["report", "--compact"])
+        .arg(fixture("seed/selection_sessions.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}

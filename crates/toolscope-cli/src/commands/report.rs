@@ -18,7 +18,7 @@ pub fn run(args: &ReportArgs) -> Result<Outcome> {
     // Every diagnostic after the output (a closed stdout ends the run quietly before them), even
     // those a summary report leaves out.
     let diagnostics = if args.json {
-        print_json_with(|out| write_json(report, args.summary, out))?
+        print_json_with(|out| write_json(report, args, out))?
     } else {
         print_summary(&report)?;
         report.diagnostics
@@ -39,19 +39,24 @@ pub fn analyze(args: &ReportArgs) -> Result<Report> {
     Ok(report)
 }
 
-/// Writes the report as `report --json` prints it (the summary report for `--summary`) and
-/// returns all its diagnostics, those a summary report leaves out included.
+/// Writes the report as `report --json` prints it (the summary report for `--summary`, on one
+/// line for `--compact`) and returns all its diagnostics, those a summary report leaves out
+/// included.
 pub fn write_json(
     report: Report,
-    is_summary: bool,
+    args: &ReportArgs,
     out: &mut dyn Write,
 ) -> std::io::Result<Vec<Diagnostic>> {
-    if is_summary {
+    let write = |report: &Report, out: &mut dyn Write| match args.compact {
+        true => report.write_compact_json(out),
+        false => report.write_json(out),
+    };
+    if args.summary {
         let diagnostics = report.diagnostics.clone();
-        report.into_summary().write_json(out)?;
+        write(&report.into_summary(), out)?;
         Ok(diagnostics)
     } else {
-        report.write_json(&mut *out)?;
+        write(&report, out)?;
         Ok(report.diagnostics)
     }
 }

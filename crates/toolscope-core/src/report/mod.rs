@@ -74,9 +74,23 @@ impl Report {
     /// The JSON writer makes a call per token, so it writes into a buffer of its own type, and
     /// `out` (often a `&mut dyn Write`, where each call is an indirect one) gets 64 kB at a time.
     pub fn write_json<W: std::io::Write>(&self, out: W) -> std::io::Result<()> {
+        self.write_json_as(out, false)
+    }
+
+    /// [`Report::write_json`] on one line, without indentation (`report --json --compact`): the
+    /// same JSON value in about 60 % of the bytes, and quicker to write and to read.
+    pub fn write_compact_json<W: std::io::Write>(&self, out: W) -> std::io::Result<()> {
+        self.write_json_as(out, true)
+    }
+
+    fn write_json_as<W: std::io::Write>(&self, out: W, is_compact: bool) -> std::io::Result<()> {
         use std::io::Write;
         let mut out = std::io::BufWriter::with_capacity(64 << 10, out);
-        serde_json::to_writer_pretty(&mut out, self).map_err(std::io::Error::from)?;
+        match is_compact {
+            true => serde_json::to_writer(&mut out, self),
+            false => serde_json::to_writer_pretty(&mut out, self),
+        }
+        .map_err(std::io::Error::from)?;
         writeln!(out)?;
         out.flush()
     }
