@@ -18,11 +18,12 @@
 //! contents, LangChain messages, messages logged as text: `message_text`); a generation inside a
 //! generation is the same model call logged twice and is read once. TOOL observations, SPANs
 //! whose output is a LangChain `ToolMessage`, spans named `execute_tool …`, SPANs named
-//! `tool.<Name>` and SPANs with a `tool.name` attribute are tool executions: `input` the arguments (an object, a JSON string or a Python repr), `output` the
-//! result; one that answers a call the generation's output already made is its result, not a
-//! second call. `level: "ERROR"` or a
-//! `ToolMessage` with `status: "error"` is an explicit error; otherwise the `Error:` convention
-//! applies.
+//! `tool.<Name>` and OpenInference tool SPANs (a `tool.name` attribute) are tool executions:
+//! `input` the arguments (an object, a JSON string or a Python repr), `output` the result; one
+//! that answers a call the generation's output already made is its result, not a second call.
+//! BeeAI's emitter events are read apart (`langfuse_beeai`). `level: "ERROR"` or a `ToolMessage`
+//! with `status: "error"` is an explicit error; otherwise the `Error:` convention applies. When
+//! no observation shows the user's words, the trace's own text `input` is them.
 
 use std::collections::HashMap;
 
