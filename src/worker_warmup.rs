@@ -28,10 +28,13 @@ const LABELS: &str = include_str!("worker_warmup/labels.jsonl");
 const RULES: &str = include_str!("worker_warmup/rules.json");
 
 /// The work in one slice, in milliseconds: rounds run until it is reached, so a request waits
-/// about this long at most.
+/// about this long at most. In Chromium a round takes 25–35 ms, so a slice is one round; the
+/// first takes about 100 ms, most of it V8 compiling the engine's functions on their first call,
+/// which a request coming then would have paid for anyway.
 pub(crate) const SLICE_MS: f64 = 20.0;
 
-/// The most work the warm-up does, in milliseconds, before it stops for good.
+/// The most work the warm-up does, in milliseconds, before it stops for good: 7–9 slices, done
+/// 0.3–0.35 s after the worker is ready (docs/performance.md has what it gains).
 pub(crate) const BUDGET_MS: f64 = 300.0;
 
 /// Where the warm-up is.
@@ -161,7 +164,10 @@ mod tests {
         assert_eq!(aggregates["summary"]["sessions"], 10);
         assert_eq!(aggregates["selection"]["tool_accuracy"]["total"], 10);
         assert_eq!(aggregates["summary"]["by_kind"]["order"]["problems"], 1);
-        assert_eq!(aggregates["summary"]["by_kind"]["unhandled_error"]["problems"], 2);
+        assert_eq!(
+            aggregates["summary"]["by_kind"]["unhandled_error"]["problems"],
+            2
+        );
         assert!(aggregates["diagnostics"].as_array().unwrap().is_empty());
     }
 
