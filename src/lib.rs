@@ -20,6 +20,7 @@ mod worker_judge;
 mod worker_kept;
 mod worker_read;
 mod worker_share;
+mod worker_warmup;
 
 #[cfg(test)]
 mod security_tests;

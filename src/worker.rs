@@ -240,11 +240,13 @@ pub(crate) fn post_reply(reply: &Reply) {
     post(&scope, reply);
 }
 
-/// Listens for requests and says it is ready (messages sent before that would be lost).
+/// Listens for requests and says it is ready (messages sent before that would be lost), then
+/// warms the engine up until the first request comes (`worker_warmup`).
 pub fn start() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let replies = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        crate::worker_warmup::stop();
         let data = Array::from(&event.data());
         let text = data.get(0).as_string().unwrap_or_default();
         let blobs = Array::from(&data.get(1));
@@ -264,6 +266,7 @@ pub fn start() {
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     post(&scope, &Reply::Ready);
+    crate::worker_warmup::start();
 }
 
 fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
