@@ -24,6 +24,8 @@ export interface AnalyzeOptions {
   argsMatch?: 'exact' | 'subset';
   /** `--summary`: the report without its per-session, per-problem and per-turn lists. */
   summary?: boolean;
+  /** `--compact`: the JSON on one line (`analyzeJson`; `analyze` always asks for it). */
+  compact?: boolean;
 }
 
 /** A rate that shows what it counts; `rate` is null where undefined. */
@@ -127,7 +129,8 @@ export interface TurnOutcome {
   session_id: string;
   agent_id?: string;
   turn: number;
-  expected_tool: string | null;
+  /** The labelled tool, or the set of acceptable ones as a list. */
+  expected_tool: string | string[];
   actual_tool: string | null;
   counted_as: string | null;
   is_correct: boolean;

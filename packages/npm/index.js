@@ -31,7 +31,8 @@ function analyzeJson(files, options = {}) {
 
 /** The report `toolscope report --json` prints for the same files, as an object. */
 function analyze(files, options = {}) {
-  return JSON.parse(analyzeJson(files, options));
+  // Only parsed here: on one line the JSON is 60 % of the bytes, quicker to write and read.
+  return JSON.parse(analyzeJson(files, { ...options, compact: true }));
 }
 
 /** Whether the CLI would exit with 2 for this report: an input diagnostic of severity error. */

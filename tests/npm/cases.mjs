@@ -28,6 +28,12 @@ export const CASES = {
     flags: ['--summary'],
     exitCode: 1,
   },
+  demo_compact: {
+    files: [['catalog', `${DEMO}/tools.json`], ['traces', `${DEMO}/sessions.jsonl`], ['labels', `${DEMO}/labels.jsonl`]],
+    options: { compact: true },
+    flags: ['--compact'],
+    exitCode: 1,
+  },
   hostile: {
     files: [['catalog', 'tests/fixtures/hostile/markup_tools.json'], ['traces', 'tests/fixtures/hostile/markup.jsonl'], ['labels', 'tests/fixtures/hostile/markup_labels.jsonl']],
   },

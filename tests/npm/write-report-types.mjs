@@ -1,7 +1,8 @@
 // Writes report-type.ts: each report the CLI prints for the cases (tests/npm/cases.mjs), assigned
 // to `Report` as a literal, so that tsc checks the package's types against real output: a key the
 // types do not declare is an error, as well as a wrong or missing one. The full demo report is
-// left out (megabytes of literal); its summary is in.
+// in once (on one line, `demo_compact`: its turn outcomes hold sets of acceptable tools), not
+// twice (megabytes of literal); its summary is in too.
 // Usage: node write-report-types.mjs CLI ROOT OUT
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

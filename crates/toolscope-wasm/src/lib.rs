@@ -36,6 +36,9 @@ struct ReportOptions {
     /// `--summary`: the report without its per-session and per-turn lists.
     #[serde(default)]
     summary: bool,
+    /// `--compact`: the JSON on one line.
+    #[serde(default)]
+    compact: bool,
 }
 
 #[wasm_bindgen]
@@ -106,9 +109,11 @@ fn report_json(files: &[NamedFile], options: &ReportOptions) -> String {
         report
     };
     let mut json = Vec::new();
-    report
-        .write_json(&mut json)
-        .expect("writing to a Vec cannot fail");
+    match options.compact {
+        true => report.write_compact_json(&mut json),
+        false => report.write_json(&mut json),
+    }
+    .expect("writing to a Vec cannot fail");
     String::from_utf8(json).expect("serde_json writes UTF-8")
 }
 
@@ -136,5 +141,21 @@ mod tests {
         let json = report_json(&files, &ReportOptions::default());
         assert!(json.ends_with("}\n"));
         assert!(json.contains(r#""file": "calls.json""#), "{json}");
+    }
+
+    #[test]
+    fn a_compact_report_is_the_same_json_on_one_line() {
+        let files = [NamedFile {
+            name: "calls.json".into(),
+            role: Role::Traces,
+            bytes: br#"[{"name": "lookup_order", "args": {}}]"#.to_vec(),
+        }];
+        let options: ReportOptions = serde_json::from_str(r#"{"compact": true}"#).unwrap();
+        let compact = report_json(&files, &options);
+        let pretty = report_json(&files, &ReportOptions::default());
+        assert_eq!(compact.lines().count(), 1);
+        assert!(compact.ends_with("}\n") && compact.len() < pretty.len());
+        let value = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
+        assert_eq!(value(&compact), value(&pretty));
     }
 }
