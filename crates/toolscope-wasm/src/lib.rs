@@ -131,13 +131,18 @@ mod tests {
         assert!(serde_json::from_str::<ReportOptions>(r#"{"min_support": 3}"#).is_err());
     }
 
-    #[test]
-    fn the_report_names_each_file_as_given_and_ends_with_a_newline() {
-        let files = [NamedFile {
+    /// A trace file of one call.
+    fn one_call_file() -> [NamedFile; 1] {
+        [NamedFile {
             name: "calls.json".into(),
             role: Role::Traces,
             bytes: br#"[{"name": "lookup_order", "args": {}}]"#.to_vec(),
-        }];
+        }]
+    }
+
+    #[test]
+    fn the_report_names_each_file_as_given_and_ends_with_a_newline() {
+        let files = one_call_file();
         let json = report_json(&files, &ReportOptions::default());
         assert!(json.ends_with("}\n"));
         assert!(json.contains(r#""file": "calls.json""#), "{json}");
@@ -145,11 +150,7 @@ mod tests {
 
     #[test]
     fn a_compact_report_is_the_same_json_on_one_line() {
-        let files = [NamedFile {
-            name: "calls.json".into(),
-            role: Role::Traces,
-            bytes: br#"[{"name": "lookup_order", "args": {}}]"#.to_vec(),
-        }];
+        let files = one_call_file();
         let options: ReportOptions = serde_json::from_str(r#"{"compact": true}"#).unwrap();
         let compact = report_json(&files, &options);
         let pretty = report_json(&files, &ReportOptions::default());
