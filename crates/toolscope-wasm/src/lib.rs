@@ -109,11 +109,9 @@ fn report_json(files: &[NamedFile], options: &ReportOptions) -> String {
         report
     };
     let mut json = Vec::new();
-    match options.compact {
-        true => report.write_compact_json(&mut json),
-        false => report.write_json(&mut json),
-    }
-    .expect("writing to a Vec cannot fail");
+    report
+        .write_json_as(&mut json, options.compact)
+        .expect("writing to a Vec cannot fail");
     String::from_utf8(json).expect("serde_json writes UTF-8")
 }
 

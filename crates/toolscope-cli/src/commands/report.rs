@@ -47,16 +47,12 @@ pub fn write_json(
     args: &ReportArgs,
     out: &mut dyn Write,
 ) -> std::io::Result<Vec<Diagnostic>> {
-    let write = |report: &Report, out: &mut dyn Write| match args.compact {
-        true => report.write_compact_json(out),
-        false => report.write_json(out),
-    };
     if args.summary {
         let diagnostics = report.diagnostics.clone();
-        write(&report.into_summary(), out)?;
+        report.into_summary().write_json_as(out, args.compact)?;
         Ok(diagnostics)
     } else {
-        write(&report, out)?;
+        report.write_json_as(&mut *out, args.compact)?;
         Ok(report.diagnostics)
     }
 }

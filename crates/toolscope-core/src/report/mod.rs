@@ -77,18 +77,20 @@ impl Report {
         self.write_json_as(out, false)
     }
 
-    /// [`Report::write_json`] on one line, without indentation (`report --json --compact`): the
-    /// same JSON value in about 60 % of the bytes, and quicker to write and to read.
-    pub fn write_compact_json<W: std::io::Write>(&self, out: W) -> std::io::Result<()> {
-        self.write_json_as(out, true)
-    }
-
-    fn write_json_as<W: std::io::Write>(&self, out: W, is_compact: bool) -> std::io::Result<()> {
+    /// [`Report::write_json`], or with `is_compact` on one line without indentation
+    /// (`report --json --compact`): the same JSON value in about 60 % of the bytes, quicker to
+    /// write and to read.
+    pub fn write_json_as<W: std::io::Write>(
+        &self,
+        out: W,
+        is_compact: bool,
+    ) -> std::io::Result<()> {
         use std::io::Write;
         let mut out = std::io::BufWriter::with_capacity(64 << 10, out);
-        match is_compact {
-            true => serde_json::to_writer(&mut out, self),
-            false => serde_json::to_writer_pretty(&mut out, self),
+        if is_compact {
+            serde_json::to_writer(&mut out, self)
+        } else {
+            serde_json::to_writer_pretty(&mut out, self)
         }
         .map_err(std::io::Error::from)?;
         writeln!(out)?;
