@@ -53,12 +53,10 @@ pub fn all_matched(
     expected: &[(&str, &Value)],
     mode: ArgsMode,
 ) -> Option<bool> {
-    let fits = |index: usize, args: &Value| args_match(args, expected[index].1, mode);
-    if let [(tool, _)] = expected {
-        return all_matched_by(actual, &[tool], &fits);
-    }
     let names: Vec<&str> = expected.iter().map(|(tool, _)| *tool).collect();
-    all_matched_by(actual, &names, &fits)
+    all_matched_by(actual, &names, &|index, args| {
+        args_match(args, expected[index].1, mode)
+    })
 }
 
 /// Whether every expected tool can be matched to a distinct actual call of that tool whose
@@ -75,20 +73,6 @@ pub fn all_matched_by(
     expected: &[&str],
     fits: &dyn Fn(usize, &Value) -> bool,
 ) -> Option<bool> {
-    // One expected call (most labels): any call of its tool that fits, with nothing to allocate.
-    if let [tool] = expected {
-        let columns = || {
-            actual
-                .iter()
-                .filter(|(name, _)| name == tool)
-                .filter_map(|c| c.1)
-        };
-        return match columns().count() {
-            0 => Some(false),
-            count if count > MAX_MATCHED_PAIRS => None,
-            _ => Some(columns().any(|args| fits(0, args))),
-        };
-    }
     // Per tool: the expected calls (rows) and the arguments of its calls that decode (columns).
     let mut tools: BTreeMap<&str, (Vec<usize>, Vec<&Value>)> = BTreeMap::new();
     for (index, &tool) in expected.iter().enumerate() {
