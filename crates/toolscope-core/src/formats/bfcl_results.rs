@@ -23,7 +23,7 @@ use super::conversation::{args_from, Conversation};
 use crate::diagnostic::Diagnostic;
 use std::collections::HashMap;
 
-use crate::model::{Args, Event, Session};
+use crate::model::{Args, Session};
 
 /// One result record as a session, or None (with a diagnostic) when it cannot be read.
 pub(crate) fn session(
@@ -133,22 +133,16 @@ pub(crate) fn join_bfcl_results(sessions: &mut Vec<Session>, bfcl_files: &[&str]
         return;
     }
     let from_bfcl = |session: &Session| bfcl_files.contains(&session.origin.file.as_str());
-    let has_user = |session: &Session| {
-        session
-            .events
-            .iter()
-            .any(|event| matches!(event, Event::User { .. }))
-    };
     let mut questions: HashMap<String, usize> = HashMap::new();
     for (index, session) in sessions.iter().enumerate() {
-        if from_bfcl(session) && has_user(session) && session.calls().next().is_none() {
+        if from_bfcl(session) && session.has_user_message() && session.calls().next().is_none() {
             questions.entry(session.session_id.clone()).or_insert(index);
         }
     }
     let mut dropped = vec![false; sessions.len()];
     for index in 0..sessions.len() {
         let session = &sessions[index];
-        if !from_bfcl(session) || has_user(session) {
+        if !from_bfcl(session) || session.has_user_message() {
             continue;
         }
         // Each question takes one result: the first.

@@ -157,9 +157,8 @@ pub(crate) fn read(
         let mut session = build_session(file, &spans, roles, &mut tool_lists, diagnostics);
         // No observation showed the user's words (BeeAI's ReAct agent, LlamaIndex): the trace's
         // input is them.
-        let has_user = |events: &[Event]| events.iter().any(|e| matches!(e, Event::User { .. }));
         if let Some(text) = asked.remove(&trace_id) {
-            if !session.events.is_empty() && !has_user(&session.events) {
+            if !session.events.is_empty() && !session.has_user_message() {
                 session.events.insert(0, Event::User { content: text });
             }
         }

@@ -212,4 +212,11 @@ impl Session {
             _ => None,
         })
     }
+
+    /// Whether the user says anything in the session.
+    pub fn has_user_message(&self) -> bool {
+        self.events
+            .iter()
+            .any(|event| matches!(event, Event::User { .. }))
+    }
 }
