@@ -5,7 +5,9 @@
 //!   `role='user' content='What is trending?' tool_calls=None …`;
 //! - a Python function's arguments (LlamaIndex's `OpenAI.complete`): `{"args": ["What is…"]}`.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
+
+use super::otlp::Item;
 
 use super::python_literal::python_fields;
 
@@ -19,12 +21,12 @@ const ROLES: [&str; 6] = [
     "function",
 ];
 
-/// A transcript's messages as `{"role", "content"}` objects, when the text starts with a role
-/// and a colon and holds at least two messages (one line that starts `user:` is someone's words,
-/// not a transcript). A line that starts with no role continues the message before it. Python's
-/// `None` as a message's content (an assistant message that only made calls) is empty.
-pub(crate) fn transcript_messages(text: &str) -> Option<Vec<Value>> {
-    let mut messages: Vec<(&str, String)> = Vec::new();
+/// A transcript's messages as `(role, content)`, when the text starts with a role and a colon
+/// and holds at least two messages (one line that starts `user:` is someone's words, not a
+/// transcript). A line that starts with no role continues the message before it. Python's `None`
+/// as a message's content (an assistant message that only made calls) is empty.
+pub(crate) fn transcript_messages(text: &str) -> Option<Vec<(&'static str, String)>> {
+    let mut messages: Vec<(&'static str, String)> = Vec::new();
     for line in text.split('\n') {
         match role_prefix(line) {
             Some((role, rest)) => messages.push((role, rest.to_string())),
@@ -35,15 +37,35 @@ pub(crate) fn transcript_messages(text: &str) -> Option<Vec<Value>> {
             }
         }
     }
-    let message = |(role, content): (&str, String)| {
-        let content = if content == "None" {
-            String::new()
-        } else {
-            content
-        };
-        json!({"role": role, "content": content})
+    for (_, content) in &mut messages {
+        if content == "None" {
+            content.clear();
+        }
+    }
+    (messages.len() >= 2).then_some(messages)
+}
+
+/// A transcript's messages as items, each as `messages::message_items` reads a
+/// `{"role", "content"}` message (tested so), without a JSON object for each line.
+pub(crate) fn transcript_items(text: &str) -> Option<Vec<Vec<Item>>> {
+    let item = |(role, content): (&str, String)| match role {
+        "user" | "assistant" if content.trim().is_empty() => None,
+        "user" => Some(Item::User(content)),
+        "assistant" => Some(Item::Assistant(content)),
+        "tool" | "function" => Some(Item::Result {
+            call_id: None,
+            content,
+            is_error: None,
+        }),
+        _ => None,
     };
-    (messages.len() >= 2).then(|| messages.into_iter().map(message).collect())
+    let messages = transcript_messages(text)?;
+    Some(
+        messages
+            .into_iter()
+            .map(|m| item(m).into_iter().collect())
+            .collect(),
+    )
 }
 
 /// The role a transcript line starts with, and the rest of the line.
@@ -74,6 +96,8 @@ pub(crate) fn call_prompt(map: &Map<String, Value>) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     /// As OpenLIT logs AutoGen's and Agno's requests (Langfuse's seeder traces).
@@ -82,16 +106,31 @@ mod tests {
         let text =
             "system: Be brief.\nuser: Search it\nassistant: None\ntool: [\n  {\"a\": 1}\n]\n\
                     user: thanks: bye";
+        let messages = transcript_messages(text).unwrap();
         assert_eq!(
-            transcript_messages(text).unwrap(),
+            messages,
             vec![
-                json!({"role": "system", "content": "Be brief."}),
-                json!({"role": "user", "content": "Search it"}),
-                json!({"role": "assistant", "content": ""}),
-                json!({"role": "tool", "content": "[\n  {\"a\": 1}\n]"}),
-                json!({"role": "user", "content": "thanks: bye"}),
+                ("system", "Be brief.".to_string()),
+                ("user", "Search it".to_string()),
+                ("assistant", String::new()),
+                ("tool", "[\n  {\"a\": 1}\n]".to_string()),
+                ("user", "thanks: bye".to_string()),
             ]
         );
+        // Each message read as the messages reader reads it as a JSON message.
+        let as_json: Vec<String> = messages
+            .iter()
+            .map(|(role, content)| {
+                let message = json!({"role": role, "content": content});
+                format!("{:?}", super::super::messages::message_items(&message))
+            })
+            .collect();
+        let items: Vec<String> = transcript_items(text)
+            .unwrap()
+            .iter()
+            .map(|items| format!("{items:?}"))
+            .collect();
+        assert_eq!(items, as_json);
     }
 
     #[test]

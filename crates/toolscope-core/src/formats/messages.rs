@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::content_text;
-use super::message_text::{call_prompt, repr_message, transcript_messages};
+use super::message_text::{call_prompt, repr_message, transcript_items};
 use super::otlp::Item;
 use super::python_literal::python_literal;
 use crate::model::Args;
@@ -21,10 +21,9 @@ pub(crate) fn items_of(value: Option<Value>, is_input: bool) -> Vec<Vec<Item>> {
         Value::String(text) => match serde_json::from_str::<Value>(&text) {
             Ok(decoded @ (Value::Array(_) | Value::Object(_))) => items_of(Some(decoded), is_input),
             _ if text.trim().is_empty() => Vec::new(),
-            _ if is_input => match transcript_messages(&text) {
-                Some(messages) => items_of(Some(Value::Array(messages)), is_input),
-                None => vec![vec![Item::User(text)]],
-            },
+            _ if is_input => {
+                transcript_items(&text).unwrap_or_else(|| vec![vec![Item::User(text)]])
+            }
             _ => vec![vec![Item::Assistant(text)]],
         },
         Value::Array(list) => list.iter().map(message_items).collect(),

@@ -59,6 +59,7 @@ impl Span {
 }
 
 /// What one message of a span said, in the order it said it.
+#[derive(Debug)]
 pub(crate) enum Item {
     User(String),
     Assistant(String),
