@@ -6,6 +6,7 @@ use std::sync::{Mutex, PoisonError};
 
 use jsonschema::{PatternOptions, Validator};
 
+use super::compiled_schemas;
 use super::schema_bound::SchemaBound;
 use super::suggest::{Budget, Suggester};
 use crate::diagnostic::Diagnostic;
@@ -34,7 +35,7 @@ pub struct CompiledCatalog {
 }
 
 impl CompiledCatalog {
-    /// Compiles every tool's schema; one that does not compile is a diagnostic against `source`
+    /// Compiles every tool's schema (once per thread, [`compiled_schemas`]); one that does not compile is a diagnostic against `source`
     /// and its tool is still known (its calls are then not schema-checked). Suggestions for
     /// unknown names spend `budget`.
     pub fn compile(
@@ -45,7 +46,7 @@ impl CompiledCatalog {
     ) -> Self {
         let mut compiled = BTreeMap::new();
         for def in tools {
-            let checker = validator_for(&def.input_schema).and_then(|validator| {
+            let checker = compiled_schemas::compiled(&def.input_schema).and_then(|validator| {
                 let draft = draft_of(&def.input_schema);
                 let bound = SchemaBound::for_schema(&def.input_schema, draft)
                     .map_err(|message| format!("its references cannot be followed: {message}"))?;

@@ -2,6 +2,7 @@
 //! One file per check, each documented with what it catches, why, and an example.
 
 pub mod catalog;
+pub mod compiled_schemas;
 pub mod links;
 pub mod malformed_args;
 pub mod order;
