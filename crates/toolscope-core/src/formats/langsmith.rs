@@ -13,8 +13,11 @@
 //! (`{"lc": 1, "type": "constructor", "id": [..., "AIMessage"], "kwargs": {...}}`) included;
 //! the tools the model was given are `extra.invocation_params.tools`. `tool` runs are tool
 //! executions: `inputs` the arguments (`{"input": "..."}`, a JSON string or a Python repr, is
-//! unwrapped), `outputs.output` the result (a `ToolMessage`'s content); the run's `error` is the
-//! explicit error flag. Chain, retriever, prompt, parser and embedding runs are not events. The
+//! unwrapped), `outputs.output` the result (a `ToolMessage`'s content, its `tool_call_id` the
+//! call it answers, else the run's `extra.tool_call_id`); the run's `error` (the exception's
+//! repr, without the traceback LangChain appends) or a `ToolMessage` of `status` `error` (a tool
+//! that handled its own error) is the explicit error flag. Chain, retriever, prompt, parser and
+//! embedding runs (LangGraph's nodes among them) are not events. The
 //! body the SDK posts to the batch endpoint (`{"post": [runs], "patch": [runs]}`) is read as its
 //! runs, each patch completing the run with its `id` (or, when a capture left the id out, its
 //! `dotted_order`, which ends with the run's id).
@@ -241,20 +244,26 @@ fn sort_key(run: &Value) -> (&str, &str) {
     )
 }
 
-/// The run as a span: its error is its status.
+/// The run as a span: its error is its status, and so is a tool's answer of status `error`
+/// (a tool that handles its own error ends its run without one).
 fn span_of(trace: &str, run: &Run, index: usize) -> Span {
     let error = run
         .value
         .get("error")
         .filter(|error| !error.is_null())
-        .map(|error| super::content_text(error.clone()));
+        .map(error_text);
+    let is_failed_answer = str_field(&run.value, "run_type") == Some("tool")
+        && tool_output(&run.value)
+            .is_some_and(|output| str_field(&output, "status") == Some("error"));
     Span {
         trace_id: trace.to_string(),
         name: str_field(&run.value, "name")
             .unwrap_or_default()
             .to_string(),
         start: 0,
-        is_error: error.is_some() || str_field(&run.value, "status") == Some("error"),
+        is_error: error.is_some()
+            || is_failed_answer
+            || str_field(&run.value, "status") == Some("error"),
         status_message: error,
         attributes: Map::new(),
         exception: None,
@@ -275,19 +284,15 @@ fn role_of(run: &Value) -> SpanRole {
                 }
                 other => other.cloned(),
             };
-            let output = run
-                .get("outputs")
-                .filter(|outputs| !outputs.is_null())
-                .map(|outputs| {
-                    outputs
-                        .get("output")
-                        .cloned()
-                        .unwrap_or_else(|| outputs.clone())
-                })
-                .map(|output| unwrap_lc(&output));
+            let output = tool_output(run);
+            // A failed run has no output to carry the id: LangChain also keeps it in `extra`.
             let call_id = output
                 .as_ref()
                 .and_then(|output| str_field(output, "tool_call_id"))
+                .or_else(|| {
+                    run.get("extra")
+                        .and_then(|extra| str_field(extra, "tool_call_id"))
+                })
                 .map(str::to_string);
             let result = output.map(|output| match output.get("content") {
                 Some(content) if output.get("tool_call_id").is_some() => {
@@ -356,6 +361,31 @@ fn role_of(run: &Value) -> SpanRole {
     }
 }
 
+/// What a tool run answered: `outputs.output` (LangChain's `ToolMessage`, serialised or not),
+/// else `outputs` itself; none when a failed run's `outputs` is empty (`{}`).
+fn tool_output(run: &Value) -> Option<Value> {
+    let outputs = run.get("outputs").filter(|outputs| match outputs {
+        Value::Null => false,
+        Value::Object(map) => !map.is_empty(),
+        _ => true,
+    })?;
+    let output = outputs.get("output").unwrap_or(outputs);
+    Some(unwrap_lc(output))
+}
+
+/// What LangChain writes after an exception's repr in a run's `error`.
+const TRACEBACK: &str = "Traceback (most recent call last):";
+
+/// A run's error as text: the exception's repr, without the traceback LangChain's tracer
+/// appends to it (the files and lines of the tracing process, not the tool's answer).
+fn error_text(error: &Value) -> String {
+    let text = super::content_text(error.clone());
+    match text.find(TRACEBACK) {
+        Some(at) if !text[..at].trim().is_empty() => text[..at].trim_end().to_string(),
+        _ => text,
+    }
+}
+
 /// Every message of a list, unwrapped from LangChain's serialised form.
 fn unwrap_all(messages: &Value) -> Value {
     match messages {
@@ -387,6 +417,7 @@ fn unwrap_lc(value: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{Event, ResultStatus, ToolResult};
 
     #[test]
     fn a_batch_bodys_patch_completes_its_post_by_id_or_dotted_order() {
@@ -399,5 +430,44 @@ mod tests {
         assert_eq!(sessions.len(), 1);
         let names: Vec<&str> = sessions[0].calls().map(|call| call.name.as_str()).collect();
         assert_eq!(names, ["look"]);
+    }
+
+    /// The tool runs of one trace after a model call that asked for `look` (call `c1`).
+    fn tool_results(tool_run: &str) -> Vec<ToolResult> {
+        let llm = r#"{"id": "m1", "trace_id": "t1", "start_time": "2026-12-02T03:45:09.1", "run_type": "llm", "inputs": {"messages": [[{"type": "human", "content": "hi"}]]}, "outputs": {"generations": [[{"message": {"type": "ai", "content": "", "tool_calls": [{"name": "look", "args": {"q": "x"}, "id": "c1", "type": "tool_call"}]}}]]}}"#;
+        let text = format!("{llm}\n{tool_run}\n");
+        let mut diagnostics = Vec::new();
+        let split = crate::json::split_records("runs.jsonl", &text, &mut diagnostics);
+        let sessions = read("runs.jsonl", &split, &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        sessions[0]
+            .events
+            .iter()
+            .filter_map(|event| match event {
+                Event::ToolResult(result) => Some(result.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_failed_tool_run_answers_with_the_exceptions_repr_and_the_call_id_in_extra() {
+        let results = tool_results(
+            r#"{"id": "r1", "trace_id": "t1", "start_time": "2026-12-02T03:45:09.2", "name": "look", "run_type": "tool", "inputs": {"q": "x"}, "outputs": {}, "extra": {"tool_call_id": "c1"}, "error": "ValueError('down')Traceback (most recent call last):\n  File \"tool.py\", line 1\nValueError: down"}"#,
+        );
+        assert_eq!(results.len(), 1);
+        assert_eq!(results[0].call_id.as_deref(), Some("c1"));
+        assert_eq!(results[0].status, ResultStatus::Error);
+        assert_eq!(results[0].content.as_deref(), Some("ValueError('down')"));
+    }
+
+    #[test]
+    fn a_tool_message_of_status_error_is_an_error_result() {
+        let results = tool_results(
+            r#"{"id": "r1", "trace_id": "t1", "start_time": "2026-12-02T03:45:09.2", "name": "look", "run_type": "tool", "inputs": {"q": "x"}, "outputs": {"output": {"type": "tool", "content": "bad query", "tool_call_id": "c1", "status": "error"}}, "error": null}"#,
+        );
+        assert_eq!(results.len(), 1);
+        assert_eq!(results[0].status, ResultStatus::Error);
+        assert_eq!(results[0].content.as_deref(), Some("bad query"));
     }
 }
