@@ -16,7 +16,8 @@
 //! unwrapped), `outputs.output` the result (a `ToolMessage`'s content, its `tool_call_id` the
 //! call it answers, else the run's `extra.tool_call_id`); the run's `error` (the exception's
 //! repr, without the traceback LangChain appends) or a `ToolMessage` of `status` `error` (a tool
-//! that handled its own error) is the explicit error flag. Chain, retriever, prompt, parser and
+//! that handled its own error) is the explicit error flag; a tool run that has not ended (no
+//! `end_time`, outputs or error) is left out with a warning. Chain, retriever, prompt, parser and
 //! embedding runs (LangGraph's nodes among them) are not events. The
 //! body the SDK posts to the batch endpoint (`{"post": [runs], "patch": [runs]}`) is read as its
 //! runs, each patch completing the run with its `id` (or, when a capture left the id out, its
@@ -155,7 +156,28 @@ pub(crate) fn read(
             .enumerate()
             .map(|(index, run)| span_of(&trace, run, index + 1))
             .collect();
-        let roles = members.iter().map(|run| role_of(&run.value)).collect();
+        let roles = members
+            .iter()
+            .map(|run| {
+                if !is_unfinished_tool(&run.value) {
+                    return role_of(&run.value);
+                }
+                diagnostics.push(Diagnostic::warning(
+                    file,
+                    Some(run.line),
+                    format!(
+                        "tool run {:?} ({}) has not ended (no end_time, outputs or error): \
+                         left out, its call has no result",
+                        str_field(&run.value, "name").unwrap_or_default(),
+                        run.value
+                            .get("id")
+                            .and_then(super::id_text)
+                            .unwrap_or_default()
+                    ),
+                ));
+                SpanRole::Other
+            })
+            .collect();
         let session = build_session(file, &spans, roles, &mut tool_lists, diagnostics);
         if session.events.is_empty() {
             diagnostics.push(Diagnostic::warning(
@@ -373,6 +395,16 @@ fn tool_output(run: &Value) -> Option<Value> {
     Some(unwrap_lc(output))
 }
 
+/// Whether a run is a tool run whose start was posted and whose end was not (yet): no
+/// `end_time`, no outputs and no error. Its call has no answer, not an empty one.
+fn is_unfinished_tool(run: &Value) -> bool {
+    let has = |key: &str| run.get(key).is_some_and(|field| !field.is_null());
+    str_field(run, "run_type") == Some("tool")
+        && !has("end_time")
+        && !has("error")
+        && tool_output(run).is_none()
+}
+
 /// What LangChain writes after an exception's repr in a run's `error`.
 const TRACEBACK: &str = "Traceback (most recent call last):";
 
@@ -459,6 +491,21 @@ mod tests {
         assert_eq!(results[0].call_id.as_deref(), Some("c1"));
         assert_eq!(results[0].status, ResultStatus::Error);
         assert_eq!(results[0].content.as_deref(), Some("ValueError('down')"));
+    }
+
+    #[test]
+    fn a_tool_run_that_has_not_ended_leaves_its_call_unanswered_with_a_warning() {
+        let text = r#"{"post": [{"id": "m1", "trace_id": "t1", "start_time": "2026-12-02T03:45:09.1", "end_time": "2026-12-02T03:45:09.2", "run_type": "llm", "inputs": {"messages": [[{"type": "human", "content": "hi"}]]}, "outputs": {"generations": [[{"message": {"type": "ai", "content": "", "tool_calls": [{"name": "look", "args": {}, "id": "c1", "type": "tool_call"}]}}]]}}, {"id": "r1", "trace_id": "t1", "start_time": "2026-12-02T03:45:09.3", "name": "look", "run_type": "tool", "inputs": {}, "outputs": {}}]}"#;
+        let mut diagnostics = Vec::new();
+        let split = crate::json::split_records("batch.json", text, &mut diagnostics);
+        let sessions = read("batch.json", &split, &mut diagnostics);
+        assert_eq!(sessions[0].calls().count(), 1);
+        assert!(!sessions[0]
+            .events
+            .iter()
+            .any(|event| matches!(event, Event::ToolResult(_))));
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        assert!(diagnostics[0].message.contains("has not ended"));
     }
 
     #[test]
