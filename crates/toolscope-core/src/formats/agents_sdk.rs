@@ -14,16 +14,19 @@
 //! ```
 //! Each `agent` span is a session of its own (the first of a trace named by the trace id, the
 //! others `<trace id>/<agent name>`), its agent the agent's name, holding the spans below it that
-//! no nested agent span owns, in start order. `function` spans are tool executions (`input` a
-//! JSON string, `output` the result, the span's `error` the explicit error flag; the span id is
-//! the call's id); `generation` spans are model calls (`input` and `output` messages); a
-//! `response` span's `input` and `response.output`, when a processor kept them (the SDK's own
-//! export keeps only the response id). A `handoff` span links the agent handed to
-//! (`to_agent`) to the session that handed off; an agent run as a tool (an agent span inside a
-//! `function` span) links to that call. Guardrail, custom, speech and MCP listing spans are not
-//! events.
+//! no nested agent span owns, in start order (the SDK's `task` and `turn` custom spans between
+//! are structure). `function` spans are tool executions (`input` a JSON string, `output` the
+//! result, the span's `error` the explicit error flag; the span id is the call's id);
+//! `generation` spans are model calls (`input` and `output` messages); a `response` span's
+//! `input` and `response.output`, when a processor kept them (the SDK's own export keeps only
+//! the response id, so with the Responses API a session is its function spans' calls). A
+//! `handoff` span is the model's call of the handoff's tool (`transfer_to_<agent>`), answered
+//! as the SDK answers it, and links the agent handed to (`to_agent`) to the session that handed
+//! off, whose calls that agent's messages repeat and which stay that session's; an agent run
+//! as a tool (an agent span inside a `function` span) links to that call. Guardrail, custom,
+//! speech and MCP listing spans are not events.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -34,7 +37,7 @@ use super::odd_record::not_of_format;
 use super::otlp::{build_session, Span, SpanRole};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::json::{parse_value, Split};
-use crate::model::{ParentLink, Session};
+use crate::model::{Event, ParentLink, Session};
 
 /// What the reader expects of a record.
 const EXPECTED: &str =
@@ -276,7 +279,9 @@ fn read_trace(
             None => loose.push(span),
         }
     }
-    if !loose.is_empty() {
+    // The SDK wraps every run in a `task` span and each model turn in a `turn` span (both
+    // `custom`), so a trace always has spans outside its agents; only events make a session.
+    if loose.iter().any(|span| is_event(span)) {
         groups.insert(0, (None, loose));
     }
     let mut sessions: Vec<Session> = Vec::new();
@@ -312,18 +317,79 @@ fn read_trace(
         if !session.events.is_empty() {
             sessions.push(session);
         } else {
+            // The SDK's own export of a Responses API call keeps only the response's id.
+            let why = if members.iter().any(|span| span.kind() == "response") {
+                "its model calls are response spans that keep only their response id (as the SDK exports them) and it ran no tool"
+            } else {
+                "no model call or tool span with content"
+            };
             diagnostics.push(Diagnostic::warning(
                 file,
                 agent.map(|agent| agent.line),
                 format!(
-                    "trace {trace_id:?}, agent session {:?}: no model call or tool span with content; left out",
+                    "trace {trace_id:?}, agent session {:?}: {why}; left out",
                     session.session_id
                 ),
             ));
         }
     }
     link_handoff_calls(&mut sessions);
+    drop_inherited_calls(&mut sessions);
     sessions
+}
+
+/// Whether a span is an event of a session: a tool execution, a handoff (the model's call of
+/// the handoff's tool), or a model call whose messages the export kept.
+fn is_event(read: &Read) -> bool {
+    match read.kind() {
+        "function" | "generation" | "handoff" => true,
+        "response" => read.data().get("input").is_some() || read.data().get("response").is_some(),
+        _ => false,
+    }
+}
+
+/// Takes out of each handed-off session the calls and results it only inherited: the SDK
+/// gives the agent handed to the conversation so far, so its model calls' messages repeat the
+/// calls of the agent that handed off (the handoff's own call among them), which are that
+/// agent's. The parent's calls as read, inherited ones included, cover the agents before it.
+fn drop_inherited_calls(sessions: &mut [Session]) {
+    let call_ids: Vec<HashSet<String>> = sessions
+        .iter()
+        .map(|session| {
+            session
+                .calls()
+                .filter_map(|call| call.call_id.clone())
+                .collect()
+        })
+        .collect();
+    let by_id: HashMap<&str, usize> = sessions
+        .iter()
+        .enumerate()
+        .map(|(at, session)| (session.session_id.as_str(), at))
+        .collect();
+    let parents: Vec<Option<usize>> = sessions
+        .iter()
+        .map(|session| {
+            let parent = session.parent.as_ref()?;
+            by_id.get(parent.session_id.as_str()).copied()
+        })
+        .collect();
+    for (at, parent_at) in parents.into_iter().enumerate() {
+        let Some(parent_at) = parent_at.filter(|&parent_at| parent_at != at) else {
+            continue;
+        };
+        let inherited = &call_ids[parent_at];
+        if inherited.is_empty() {
+            continue;
+        }
+        let is_inherited =
+            |call_id: &Option<String>| call_id.as_ref().is_some_and(|id| inherited.contains(id));
+        sessions[at].events.retain(|event| match event {
+            Event::ToolUse(call) => !is_inherited(&call.call_id),
+            Event::ToolResult(result) => !is_inherited(&result.call_id),
+            _ => true,
+        });
+    }
 }
 
 /// Links each agent handed off to with the call that handed off: the SDK gives the model a
@@ -343,7 +409,7 @@ fn link_handoff_calls(sessions: &mut [Session]) {
         if parent.call_id.is_some() {
             continue;
         }
-        let tool = format!("transfer_to_{}", snake_case(agent));
+        let tool = handoff_tool_name(agent);
         let call = by_id
             .get(parent.session_id.as_str())
             .and_then(|&at| sessions[at].calls().filter(|call| call.name == tool).last())
@@ -359,13 +425,18 @@ fn link_handoff_calls(sessions: &mut [Session]) {
     }
 }
 
+/// The name the SDK gives the tool of a handoff to `agent` (`Handoff.default_tool_name`).
+fn handoff_tool_name(agent: &str) -> String {
+    format!("transfer_to_{}", snake_case(agent))
+}
+
 /// An agent's name as the SDK names its handoff tool (`transform_string_function_style`): lower
-/// case, every character but letters, digits and underscores an underscore.
+/// case, every character but ASCII letters, digits and underscores an underscore (spaces at
+/// either end too: it does not trim).
 fn snake_case(name: &str) -> String {
-    name.trim()
-        .chars()
+    name.chars()
         .map(|c| {
-            if c.is_alphanumeric() || c == '_' {
+            if c.is_ascii_alphanumeric() || c == '_' {
                 c.to_ascii_lowercase()
             } else {
                 '_'
@@ -451,6 +522,17 @@ fn role_of(read: &Read) -> SpanRole {
                 .filter(|output| !output.is_null())
                 .map(|output| super::content_text(output.clone())),
         },
+        // The model called the handoff's tool; the SDK answers it with the agent handed to.
+        "handoff" => match str_field(data, "to_agent") {
+            Some(to) => SpanRole::Tool {
+                call_id: str_field(&read.value, "id").map(str::to_string),
+                name: Some(handoff_tool_name(to)),
+                args: None,
+                // As the SDK writes it (`json.dumps`: a space after the colon).
+                result: Some(format!("{{\"assistant\": {}}}", Value::from(to))),
+            },
+            None => SpanRole::Other,
+        },
         "generation" => SpanRole::Inference {
             input: items_of(data.get("input").cloned(), true),
             output: items_of(data.get("output").cloned(), false),
@@ -474,5 +556,203 @@ fn role_of(read: &Read) -> SpanRole {
             }
         }
         _ => SpanRole::Other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::split_records;
+
+    /// The sessions of `lines`, each as `id < parent [call]: event, event, …`, and the
+    /// diagnostics' messages.
+    fn read_lines(lines: &[&str]) -> (Vec<String>, Vec<String>) {
+        let text = lines.join("\n");
+        let mut diagnostics = Vec::new();
+        let split = split_records("t.jsonl", &text, &mut diagnostics);
+        let sessions = read("t.jsonl", &split, &mut diagnostics);
+        let rendered = sessions
+            .iter()
+            .map(|session| {
+                let events: Vec<String> = session
+                    .events
+                    .iter()
+                    .map(|event| match event {
+                        Event::User { content } => format!("user {content}"),
+                        Event::Assistant { content } => format!("assistant {content}"),
+                        Event::ToolUse(call) => {
+                            format!(
+                                "call {} {}",
+                                call.name,
+                                call.call_id.as_deref().unwrap_or("-")
+                            )
+                        }
+                        Event::ToolResult(result) => format!(
+                            "result {} {}",
+                            result.call_id.as_deref().unwrap_or("-"),
+                            result.content.as_deref().unwrap_or_default()
+                        ),
+                    })
+                    .collect();
+                let parent = session.parent.as_ref().map_or(String::new(), |parent| {
+                    format!(
+                        " < {} [{}]",
+                        parent.session_id,
+                        parent.call_id.as_deref().unwrap_or("-")
+                    )
+                });
+                format!("{}{parent}: {}", session.session_id, events.join(", "))
+            })
+            .collect();
+        let messages = diagnostics
+            .into_iter()
+            .map(|diagnostic| diagnostic.message)
+            .collect();
+        (rendered, messages)
+    }
+
+    fn span(id: &str, parent: Option<&str>, started: u32, data: &str) -> String {
+        let parent = parent.map_or("null".to_string(), |parent| format!("\"{parent}\""));
+        format!(
+            r#"{{"object": "trace.span", "id": "{id}", "trace_id": "trace_1", "parent_id": {parent}, "started_at": "2025-12-02T10:00:{started:02}.000000+00:00", "span_data": {data}, "error": null}}"#
+        )
+    }
+
+    #[test]
+    fn the_sdks_task_and_turn_spans_make_no_session_of_their_own() {
+        let lines = [
+            span(
+                "task",
+                None,
+                0,
+                r#"{"type": "custom", "name": "task", "data": {"sdk_span_type": "task"}}"#,
+            ),
+            span(
+                "a",
+                Some("task"),
+                1,
+                r#"{"type": "agent", "name": "Support"}"#,
+            ),
+            span(
+                "turn",
+                Some("a"),
+                2,
+                r#"{"type": "custom", "name": "turn", "data": {"turn": 1}}"#,
+            ),
+            span(
+                "f",
+                Some("turn"),
+                3,
+                r#"{"type": "function", "name": "lookup", "input": "{}", "output": "ok"}"#,
+            ),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let (sessions, messages) = read_lines(&lines);
+        assert_eq!(sessions, ["trace_1: call lookup f, result f ok"]);
+        assert!(messages.is_empty(), "{messages:?}");
+    }
+
+    #[test]
+    fn a_handoff_span_is_the_call_of_the_handoffs_tool_when_no_model_call_shows_it() {
+        // The Responses API's spans keep only the response id: the handoff is all there is.
+        let lines = [
+            span("a", None, 1, r#"{"type": "agent", "name": "Triage agent"}"#),
+            span(
+                "r",
+                Some("a"),
+                2,
+                r#"{"type": "response", "response_id": "resp_1"}"#,
+            ),
+            span(
+                "h",
+                Some("a"),
+                3,
+                r#"{"type": "handoff", "from_agent": "Triage agent", "to_agent": "Billing specialist"}"#,
+            ),
+            span(
+                "b",
+                None,
+                4,
+                r#"{"type": "agent", "name": "Billing specialist"}"#,
+            ),
+            span(
+                "f",
+                Some("b"),
+                5,
+                r#"{"type": "function", "name": "lookup_invoice", "input": "{}", "output": "ok"}"#,
+            ),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let (sessions, _) = read_lines(&lines);
+        assert_eq!(
+            sessions,
+            [
+                r#"trace_1: call transfer_to_billing_specialist h, result h {"assistant": "Billing specialist"}"#,
+                "trace_1/Billing specialist < trace_1 [h]: call lookup_invoice f, result f ok",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_handoff_span_answers_the_call_a_model_call_shows_and_the_agent_handed_to_does_not_repeat_it(
+    ) {
+        let call = r#"{"id": "call_t", "type": "function", "function": {"name": "transfer_to_billing", "arguments": "{}"}}"#;
+        let triage = format!(
+            r#"{{"type": "generation", "input": [{{"role": "user", "content": "charged twice"}}], "output": [{{"role": "assistant", "content": null, "tool_calls": [{call}]}}]}}"#
+        );
+        let billing = format!(
+            r#"{{"type": "generation", "input": [{{"role": "user", "content": "charged twice"}}, {{"role": "assistant", "content": null, "tool_calls": [{call}]}}, {{"role": "tool", "tool_call_id": "call_t", "content": "{{\"assistant\": \"Billing\"}}"}}], "output": [{{"role": "assistant", "content": "refunded"}}]}}"#
+        );
+        let lines = [
+            span("a", None, 1, r#"{"type": "agent", "name": "Triage"}"#),
+            span("g1", Some("a"), 2, &triage),
+            span(
+                "h",
+                Some("a"),
+                3,
+                r#"{"type": "handoff", "from_agent": "Triage", "to_agent": "Billing"}"#,
+            ),
+            span("b", None, 4, r#"{"type": "agent", "name": "Billing"}"#),
+            span("g2", Some("b"), 5, &billing),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let (sessions, _) = read_lines(&lines);
+        assert_eq!(
+            sessions,
+            [
+                r#"trace_1: user charged twice, call transfer_to_billing call_t, result call_t {"assistant": "Billing"}"#,
+                "trace_1/Billing < trace_1 [call_t]: user charged twice, assistant refunded",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_agent_with_only_responses_is_left_out_saying_the_export_keeps_only_their_ids() {
+        let lines = [
+            span("a", None, 1, r#"{"type": "agent", "name": "Translator"}"#),
+            span(
+                "r",
+                Some("a"),
+                2,
+                r#"{"type": "response", "response_id": "resp_1"}"#,
+            ),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let (sessions, messages) = read_lines(&lines);
+        assert!(sessions.is_empty());
+        assert_eq!(messages.len(), 1);
+        assert!(
+            messages[0].contains("keep only their response id"),
+            "{messages:?}"
+        );
+    }
+
+    #[test]
+    fn handoff_tool_names_follow_the_sdks_ascii_only_transform_without_trimming() {
+        assert_eq!(
+            handoff_tool_name("Billing specialist"),
+            "transfer_to_billing_specialist"
+        );
+        assert_eq!(handoff_tool_name(" Agent-É2 "), "transfer_to__agent__2_");
     }
 }
