@@ -342,7 +342,8 @@ fn read_trace(
 /// the handoff's tool), or a model call whose messages the export kept.
 fn is_event(read: &Read) -> bool {
     match read.kind() {
-        "function" | "generation" | "handoff" => true,
+        "function" | "generation" => true,
+        "handoff" => str_field(read.data(), "to_agent").is_some(),
         "response" => read.data().get("input").is_some() || read.data().get("response").is_some(),
         _ => false,
     }
