@@ -489,6 +489,7 @@ fn span_of_read(session_id: &str, read: &Read, index: usize) -> Span {
     });
     Span {
         trace_id: session_id.to_string(),
+        span_id: None,
         name: str_field(read.data(), "name")
             .unwrap_or(read.kind())
             .to_string(),

@@ -133,7 +133,9 @@ fn looks_for(format: TraceFormat) -> &'static str {
 fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
     let array = probe.layout == Layout::Array;
     match format {
+        // The Python SDK's `span.to_json()` has `events` too: a span's.
         TraceFormat::Native => (probe.first_has("events")
+            && !super::otlp_json::is_bare_span(probe.first())
             || probe.first_has("session_id") && !probe.first_has("expected_tool"))
         .then_some("records have \"events\": toolscope session format"),
         TraceFormat::EvalCases => (array
@@ -202,6 +204,11 @@ fn recognise_spans(probe: &Probe, openinference: bool) -> Option<&'static str> {
     let first = probe.first();
     if !openinference && first.get("resourceLogs").is_some() {
         return Some("OTLP/JSON logs (GenAI events): OpenTelemetry GenAI");
+    }
+    if !openinference && super::otel_events::is_bare_log_record(first) {
+        return Some(
+            "log records (GenAI events, as the Python SDK prints them): OpenTelemetry GenAI",
+        );
     }
     let is_spans = first.get("resourceSpans").is_some()
         || super::otlp_json::is_bare_span(first)
@@ -436,6 +443,22 @@ mod tests {
 
     const ANTHROPIC: &str = r#"{"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]}]}"#;
     const CHAT: &str = r#"{"messages": [{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}"#;
+
+    #[test]
+    fn a_python_sdk_span_with_its_events_list_is_a_span_not_a_toolscope_session() {
+        let span = r#"{"name": "chat m", "context": {"trace_id": "0x01", "span_id": "0x02"}, "attributes": {"gen_ai.operation.name": "chat"}, "events": []}"#;
+        let (detected, _) = detect_text(&format!("{span}\n"));
+        assert_eq!(
+            detected.map(|(format, _)| format),
+            Some(TraceFormat::OtelGenai)
+        );
+        let log = r#"{"body": null, "attributes": {}, "trace_id": "0x01", "span_id": "0x02", "event_name": "gen_ai.client.inference.operation.details"}"#;
+        let (detected, _) = detect_text(&format!("{log}\n{span}\n"));
+        assert_eq!(
+            detected.map(|(format, _)| format),
+            Some(TraceFormat::OtelGenai)
+        );
+    }
 
     #[test]
     fn the_first_record_a_format_recognises_decides() {

@@ -239,6 +239,7 @@ fn span_of(trace_id: &str, observation: &Observation, index: usize) -> Span {
         .unwrap_or_else(Map::new);
     Span {
         trace_id: trace_id.to_string(),
+        span_id: None,
         name: value
             .get("name")
             .and_then(Value::as_str)

@@ -279,6 +279,7 @@ fn span_of(trace: &str, run: &Run, index: usize) -> Span {
             .is_some_and(|output| str_field(&output, "status") == Some("error"));
     Span {
         trace_id: trace.to_string(),
+        span_id: None,
         name: str_field(&run.value, "name")
             .unwrap_or_default()
             .to_string(),

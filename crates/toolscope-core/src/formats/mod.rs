@@ -47,6 +47,7 @@ mod message_text;
 mod messages;
 mod nesting;
 pub(crate) use nesting::link_subagents;
+mod iso_time;
 pub mod native;
 mod native_fields;
 mod odd_record;

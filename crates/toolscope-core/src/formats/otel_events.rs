@@ -82,75 +82,262 @@ pub(crate) fn events_as_messages(
     }
 }
 
-/// The GenAI events of one span, in order.
-struct EventGroup {
-    trace_id: String,
-    start: u128,
-    events: Vec<(String, Value)>,
+/// The event whose attributes hold a whole model call (`gen_ai.input.messages`,
+/// `gen_ai.output.messages`, `gen_ai.tool.definitions`), as OpenTelemetry's Python GenAI
+/// instrumentations log it when content goes to events.
+const OPERATION_DETAILS: &str = "gen_ai.client.inference.operation.details";
+
+/// One GenAI event logged as a log record, and the span it belongs to.
+pub(crate) struct LogEvent {
+    trace_id: Option<String>,
+    span_id: Option<String>,
+    time: u128,
+    name: String,
+    body: Value,
+    attributes: Map<String, Value>,
+    line: usize,
 }
 
-/// The log records of an OTLP logs export that are GenAI events, as one span per (trace, span)
-/// they belong to, numbered from `first_index`.
-pub(crate) fn log_spans(record: &Value, line: usize, first_index: usize, stem: &str) -> Vec<Span> {
-    let mut groups: Vec<EventGroup> = Vec::new();
-    let mut by_key: HashMap<(String, String), usize> = HashMap::new();
+/// A log record on its own, as the Python SDK's `ConsoleLogRecordExporter` prints it
+/// (`LogRecord.to_json()`: `body`, `attributes`, `trace_id`, `span_id`, `event_name`, …).
+pub(crate) fn is_bare_log_record(value: &Value) -> bool {
+    let has = |keys: &[&str]| keys.iter().any(|key| value.get(*key).is_some());
+    value.is_object()
+        && !has(&["name", "resourceSpans", "resourceLogs"])
+        && has(&["trace_id", "traceId"])
+        && (has(&["event_name", "eventName"])
+            || has(&["body"]) && has(&["severity_number", "severityNumber"]))
+}
+
+/// A log record (OTLP/JSON or the Python SDK's) as a GenAI event, or `None` when it is none.
+fn log_event(log: &Value, line: usize) -> Option<LogEvent> {
+    let attributes = match log.get("attributes") {
+        Some(Value::Array(list)) => key_values(list),
+        Some(Value::Object(map)) => map.clone(),
+        _ => Map::new(),
+    };
+    let name = ["eventName", "event_name"]
+        .iter()
+        .find_map(|key| log.get(*key).and_then(Value::as_str))
+        .or_else(|| attributes.get("event.name").and_then(Value::as_str))
+        .filter(|name| name.starts_with("gen_ai."))?
+        .to_string();
+    let id = |camel: &str, snake: &str| {
+        log.get(camel)
+            .or_else(|| log.get(snake))
+            .and_then(Value::as_str)
+            .map(normalise_id)
+            .filter(|id| !id.is_empty() && id.bytes().any(|byte| byte != b'0'))
+    };
+    let time = [
+        ("timeUnixNano", "timestamp"),
+        ("observedTimeUnixNano", "observed_timestamp"),
+    ]
+    .iter()
+    .find_map(|(nanos, iso)| {
+        let nanos = log.get(*nanos).and_then(|time| match time {
+            Value::String(text) => text.parse().ok(),
+            Value::Number(number) => number.as_u64().map(u128::from),
+            _ => None,
+        });
+        nanos.or_else(|| super::iso_time::unix_nanos(log.get(*iso)?.as_str()?))
+    })
+    .unwrap_or(0);
+    Some(LogEvent {
+        trace_id: id("traceId", "trace_id"),
+        span_id: id("spanId", "span_id"),
+        time,
+        name,
+        body: log.get("body").map(any_value).unwrap_or(Value::Null),
+        attributes,
+        line,
+    })
+}
+
+/// The GenAI events of an OTLP logs export, in order.
+pub(crate) fn log_events(record: &Value, line: usize) -> Vec<LogEvent> {
     let resources = record.get("resourceLogs").and_then(Value::as_array);
-    for resource in resources.into_iter().flatten() {
-        let scopes = resource.get("scopeLogs").and_then(Value::as_array);
-        for scope in scopes.into_iter().flatten() {
-            let logs = scope.get("logRecords").and_then(Value::as_array);
-            for log in logs.into_iter().flatten() {
-                let attributes = match log.get("attributes") {
-                    Some(Value::Array(list)) => key_values(list),
-                    Some(Value::Object(map)) => map.clone(),
-                    _ => Map::new(),
-                };
-                let name = log
-                    .get("eventName")
-                    .and_then(Value::as_str)
-                    .or_else(|| attributes.get("event.name").and_then(Value::as_str));
-                let Some(name) = name.filter(|name| name.starts_with("gen_ai.")) else {
-                    continue;
-                };
-                let text = |key: &str| log.get(key).and_then(Value::as_str).map(normalise_id);
-                let key = (
-                    text("traceId").unwrap_or_else(|| stem.to_string()),
-                    text("spanId").unwrap_or_default(),
-                );
-                let time = log
-                    .get("timeUnixNano")
-                    .and_then(|time| time.as_str()?.parse().ok())
-                    .unwrap_or(0);
-                let body = log.get("body").map(any_value).unwrap_or(Value::Null);
-                let at = *by_key.entry(key.clone()).or_insert_with(|| {
-                    groups.push(EventGroup {
-                        trace_id: key.0,
-                        start: time,
-                        events: Vec::new(),
-                    });
-                    groups.len() - 1
-                });
-                groups[at].events.push((name.to_string(), body));
+    resources
+        .into_iter()
+        .flatten()
+        .filter_map(|resource| resource.get("scopeLogs").and_then(Value::as_array))
+        .flatten()
+        .filter_map(|scope| scope.get("logRecords").and_then(Value::as_array))
+        .flatten()
+        .filter_map(|log| log_event(log, line))
+        .collect()
+}
+
+/// A bare log record's GenAI event, or `None` when it is not one.
+pub(crate) fn bare_log_event(record: &Value, line: usize) -> Option<LogEvent> {
+    log_event(record, line)
+}
+
+/// Sets a span's attributes from the events logged for it: an operation-details event's
+/// attributes where the span has none of its own (content may go to the span, the event or
+/// both), then the message events as its input and output messages.
+fn apply_events(attributes: &mut Map<String, Value>, events: Vec<LogEvent>) {
+    let mut messages = Vec::new();
+    for event in events {
+        if event.name == OPERATION_DETAILS {
+            for (key, value) in event.attributes {
+                attributes.entry(key).or_insert(value);
             }
+        } else {
+            messages.push((event.name, event.body));
         }
     }
-    groups
-        .into_iter()
-        .enumerate()
-        .map(|(offset, group)| {
-            let mut attributes = Map::new();
-            events_as_messages(&mut attributes, group.events);
-            Span {
-                trace_id: group.trace_id,
-                name: "gen_ai events".to_string(),
-                start: group.start,
-                is_error: false,
-                status_message: None,
-                attributes,
-                exception: None,
-                line,
-                index: first_index + offset,
-            }
-        })
-        .collect()
+    if !messages.is_empty() {
+        events_as_messages(attributes, messages);
+    }
+}
+
+/// Joins the logged GenAI events to the spans they name (by trace and span id) or, when the
+/// file has no such span, makes one span of each (trace, span)'s events, placed where its first
+/// event was read. `events` pairs each event with how many spans had been read before it.
+pub(crate) fn attach(spans: Vec<Span>, events: Vec<(usize, LogEvent)>, stem: &str) -> Vec<Span> {
+    let mut by_span: HashMap<(String, String), usize> = HashMap::new();
+    for (at, span) in spans.iter().enumerate() {
+        if let Some(span_id) = &span.span_id {
+            by_span.insert((span.trace_id.clone(), span_id.clone()), at);
+        }
+    }
+    let mut spans: Vec<Option<Span>> = spans.into_iter().map(Some).collect();
+    let mut joined: Vec<Vec<LogEvent>> = spans.iter().map(|_| Vec::new()).collect();
+    // Events of spans not in the file: (position, events), in order of first event.
+    let mut alone: Vec<(usize, Vec<LogEvent>)> = Vec::new();
+    let mut alone_by_key: HashMap<(String, String), usize> = HashMap::new();
+    for (position, event) in events {
+        let key = (
+            event.trace_id.clone().unwrap_or_else(|| stem.to_string()),
+            event.span_id.clone().unwrap_or_default(),
+        );
+        if let Some(&at) = by_span.get(&key) {
+            joined[at].push(event);
+        } else {
+            let at = *alone_by_key.entry(key).or_insert_with(|| {
+                alone.push((position, Vec::new()));
+                alone.len() - 1
+            });
+            alone[at].1.push(event);
+        }
+    }
+    for (span, events) in spans.iter_mut().zip(joined) {
+        if let Some(span) = span.as_mut().filter(|_| !events.is_empty()) {
+            apply_events(&mut span.attributes, events);
+        }
+    }
+    let mut placed: Vec<Span> = Vec::with_capacity(spans.len() + alone.len());
+    let mut alone = alone.into_iter().peekable();
+    for (at, span) in spans.iter_mut().enumerate() {
+        while let Some((_, events)) = alone.next_if(|(position, _)| *position <= at) {
+            placed.extend(span_of_events(events, stem));
+        }
+        placed.extend(span.take());
+    }
+    for (_, events) in alone {
+        placed.extend(span_of_events(events, stem));
+    }
+    for (index, span) in placed.iter_mut().enumerate() {
+        span.index = index + 1;
+    }
+    placed
+}
+
+/// One span of a (trace, span)'s logged events, when the file has no span of that id.
+fn span_of_events(events: Vec<LogEvent>, stem: &str) -> Option<Span> {
+    let first = events.first()?;
+    let trace_id = first.trace_id.clone().unwrap_or_else(|| stem.to_string());
+    let (span_id, start, line) = (first.span_id.clone(), first.time, first.line);
+    let mut attributes = Map::new();
+    apply_events(&mut attributes, events);
+    Some(Span {
+        trace_id,
+        span_id,
+        name: "gen_ai events".to_string(),
+        start,
+        is_error: false,
+        status_message: None,
+        attributes,
+        exception: None,
+        line,
+        index: 0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::formats::read_traces;
+    use crate::model::Event;
+
+    const INPUT: &str = r#"[{"role":"user","parts":[{"type":"text","content":"Refund A1"}]}]"#;
+    const OUTPUT: &str = r#"[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"refund","arguments":{"order":"A1"}}]}]"#;
+
+    /// A Python SDK span (`span.to_json()`), with or without its content.
+    fn span(with_content: bool) -> String {
+        let content = if with_content {
+            format!(
+                r#", "gen_ai.input.messages": {}, "gen_ai.output.messages": {}"#,
+                serde_json::Value::from(INPUT),
+                serde_json::Value::from(OUTPUT)
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            r#"{{"name": "chat m", "context": {{"trace_id": "0xab", "span_id": "0xcd"}}, "start_time": "2026-12-02T04:06:09.657218Z", "attributes": {{"gen_ai.operation.name": "chat"{content}}}, "events": []}}"#
+        )
+    }
+
+    /// A Python SDK log record (`LogRecord.to_json()`) of the operation-details event.
+    fn details(span_id: &str) -> String {
+        format!(
+            r#"{{"body": null, "attributes": {{"gen_ai.operation.name": "chat", "gen_ai.input.messages": {INPUT}, "gen_ai.output.messages": {OUTPUT}}}, "trace_id": "0xab", "span_id": "{span_id}", "observed_timestamp": "2026-12-02T04:06:09.668862Z", "event_name": "gen_ai.client.inference.operation.details"}}"#
+        )
+    }
+
+    fn calls(text: &str) -> Vec<String> {
+        let mut diagnostics = Vec::new();
+        let read = read_traces("f.json", text.as_bytes(), &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        read.sessions
+            .iter()
+            .flat_map(|session| &session.events)
+            .filter_map(|event| match event {
+                Event::ToolUse(call) => Some(call.name.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn content_logged_as_an_event_and_on_its_span_is_read_once() {
+        let text = format!("{}\n{}\n", details("0xcd"), span(true));
+        assert_eq!(calls(&text), ["refund"]);
+    }
+
+    #[test]
+    fn content_logged_only_as_an_event_is_the_spans_content() {
+        let text = format!("{}\n{}\n", details("0xcd"), span(false));
+        assert_eq!(calls(&text), ["refund"]);
+    }
+
+    #[test]
+    fn an_event_whose_span_is_not_in_the_file_is_a_model_call_of_its_own() {
+        let text = format!("{}\n", details("0xef"));
+        assert_eq!(calls(&text), ["refund"]);
+    }
+
+    #[test]
+    fn a_log_record_that_is_not_a_genai_event_is_a_warning() {
+        let text = format!(
+            "{}\n{{\"body\": \"hello\", \"severity_number\": 9, \"trace_id\": \"0xab\", \"span_id\": \"0xcd\"}}\n",
+            details("0xcd")
+        );
+        let mut diagnostics = Vec::new();
+        let read = read_traces("f.json", text.as_bytes(), &mut diagnostics);
+        assert_eq!(read.sessions.len(), 1);
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        assert!(diagnostics[0].message.contains("not a GenAI event"));
+    }
 }

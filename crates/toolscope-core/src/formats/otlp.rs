@@ -22,6 +22,9 @@ use crate::model::{Args, Session};
 /// One span, with its attributes decoded to plain JSON.
 pub(crate) struct Span {
     pub(crate) trace_id: String,
+    /// The span's own id, when the export gives one: GenAI events logged apart from their span
+    /// name it to join it.
+    pub(crate) span_id: Option<String>,
     pub(crate) name: String,
     pub(crate) start: u128,
     pub(crate) is_error: bool,

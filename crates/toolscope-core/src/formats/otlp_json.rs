@@ -20,6 +20,8 @@ pub(crate) fn read_spans(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Span> {
     let mut spans = Vec::new();
+    // GenAI events logged apart from their spans, with how many spans were read before each.
+    let mut log_events = Vec::new();
     let stem = super::file_stem(file);
     for record in &split.records {
         let Some(value) = parse_value(file, record, diagnostics) else {
@@ -55,7 +57,7 @@ pub(crate) fn read_spans(
                 ));
             }
         } else if value.get("resourceLogs").is_some() {
-            let found = super::otel_events::log_spans(&value, record.line, spans.len() + 1, stem);
+            let found = super::otel_events::log_events(&value, record.line);
             if found.is_empty() {
                 diagnostics.push(Diagnostic::warning(
                     file,
@@ -63,7 +65,16 @@ pub(crate) fn read_spans(
                     "OTLP logs export with no GenAI events",
                 ));
             }
-            spans.extend(found);
+            log_events.extend(found.into_iter().map(|event| (spans.len(), event)));
+        } else if super::otel_events::is_bare_log_record(&value) {
+            match super::otel_events::bare_log_event(&value, record.line) {
+                Some(event) => log_events.push((spans.len(), event)),
+                None => diagnostics.push(Diagnostic::warning(
+                    file,
+                    Some(record.line),
+                    "log record that is not a GenAI event; left out",
+                )),
+            }
         } else if is_bare_span(&value) {
             let index = spans.len() + 1;
             match span_from_value(&value, record.line, index) {
@@ -80,6 +91,7 @@ pub(crate) fn read_spans(
             };
             spans.push(Span {
                 trace_id: stem.to_string(),
+                span_id: None,
                 name: String::new(),
                 start: 0,
                 is_error: false,
@@ -95,7 +107,11 @@ pub(crate) fn read_spans(
             diagnostics.push(not_of_format(file, record.line, &value, expected));
         }
     }
-    spans
+    if log_events.is_empty() {
+        spans
+    } else {
+        super::otel_events::attach(spans, log_events, stem)
+    }
 }
 
 /// The attribute keys of the spans a record holds (an export, a bare span or an attribute map),
@@ -224,15 +240,20 @@ fn span_from_value(value: &Value, line: usize, index: usize) -> Result<Span, Str
                 .and_then(Value::as_str)
                 .map(str::to_string)
         });
+    // The Python SDK's `span.to_json()` writes `start_time` as an RFC 3339 timestamp.
     let start = field("startTimeUnixNano", "start_time_unix_nano")
         .and_then(|start| match start {
             Value::String(text) => text.parse().ok(),
             Value::Number(number) => number.as_u64().map(u128::from),
             _ => None,
         })
+        .or_else(|| super::iso_time::unix_nanos(value.get("start_time")?.as_str()?))
         .unwrap_or(0);
     Ok(Span {
         trace_id,
+        span_id: field("spanId", "span_id")
+            .and_then(Value::as_str)
+            .map(normalise_id),
         name: value
             .get("name")
             .and_then(Value::as_str)
