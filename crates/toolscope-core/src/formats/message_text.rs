@@ -37,8 +37,15 @@ pub(crate) fn transcript_messages(text: &str) -> Option<Vec<(&'static str, Strin
             }
         }
     }
-    for (_, content) in &mut messages {
+    for (role, content) in &mut messages {
         if content == "None" {
+            content.clear();
+        }
+        // OpenLIT writes a message it cannot format (a dict whose content is `None`: an
+        // assistant message that only made calls) as `user:` and the repr of the whole message
+        // list. It holds that message's place; it is nobody's words.
+        if *role == "user" && content.starts_with("[{'role': ") {
+            *role = "assistant";
             content.clear();
         }
     }
@@ -131,6 +138,16 @@ mod tests {
             .map(|items| format!("{items:?}"))
             .collect();
         assert_eq!(items, as_json);
+    }
+
+    #[test]
+    fn openlits_stand_in_for_a_message_it_could_not_format_is_no_users_words() {
+        let text = "system: Be brief.\nuser: Refund A1\n\
+                    user: [{'role': 'user', 'content': 'Refund A1'}, {'role': 'assistant', 'tool_calls': []}]\n\
+                    tool: done";
+        let messages = transcript_messages(text).unwrap();
+        assert_eq!(messages[2], ("assistant", String::new()));
+        assert_eq!(messages.len(), 4);
     }
 
     #[test]
