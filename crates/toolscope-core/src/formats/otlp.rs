@@ -131,8 +131,11 @@ pub(crate) fn read(
     let spans = super::otlp_json::read_spans(file, split, diagnostics);
     let mut tool_lists = ToolLists::default();
     let mut sessions = Vec::new();
-    for trace in traces(spans) {
+    let traces = traces(spans).into_iter().map(|trace| {
         let roles = trace.iter().map(role_of).collect();
+        (trace, roles)
+    });
+    for (trace, roles) in continued(traces.collect()) {
         let session = build_session(file, &trace, roles, &mut tool_lists, diagnostics);
         if session.events.is_empty() {
             diagnostics.push(Diagnostic::warning(
@@ -150,6 +153,63 @@ pub(crate) fn read(
         }
     }
     sessions
+}
+
+/// Traces that continue the trace before them joined to it. An application that does not wrap
+/// its turn in a span of its own gets a trace for each model call (as the instrumentations'
+/// examples do); each call is sent the whole history, so a trace whose first model call was sent
+/// everything the previous trace's last model call was sent and returned, and more, continues
+/// it. Traces named by `gen_ai.conversation.id` or `session.id` are left as they are.
+fn continued(traces: Vec<(Vec<Span>, Vec<SpanRole>)>) -> Vec<(Vec<Span>, Vec<SpanRole>)> {
+    let mut joined: Vec<(Vec<Span>, Vec<SpanRole>)> = Vec::with_capacity(traces.len());
+    // The messages the previous trace's last model call was sent and returned, as text.
+    let mut last_exchange: Vec<String> = Vec::new();
+    for (trace, roles) in traces {
+        let is_named = trace.iter().any(|span| {
+            span.attributes.contains_key("gen_ai.conversation.id")
+                || span.attributes.contains_key("session.id")
+        });
+        let model_calls = || {
+            roles.iter().filter_map(|role| match role {
+                SpanRole::Inference {
+                    input,
+                    output,
+                    is_summary: false,
+                    ..
+                } => Some((input, output)),
+                _ => None,
+            })
+        };
+        let as_text = |messages: &[Vec<Item>]| -> Vec<String> {
+            messages.iter().map(|items| format!("{items:?}")).collect()
+        };
+        let first_input = model_calls().next().map(|(input, _)| as_text(input));
+        let continues = !is_named
+            && !last_exchange.is_empty()
+            && first_input.as_ref().is_some_and(|input| {
+                input.len() > last_exchange.len() && input.starts_with(&last_exchange)
+            });
+        last_exchange = if is_named {
+            Vec::new()
+        } else {
+            model_calls()
+                .next_back()
+                .map(|(input, output)| {
+                    let mut exchange = as_text(input);
+                    exchange.extend(as_text(output));
+                    exchange
+                })
+                .unwrap_or_default()
+        };
+        match joined.last_mut() {
+            Some((spans, earlier_roles)) if continues => {
+                spans.extend(trace);
+                earlier_roles.extend(roles);
+            }
+            _ => joined.push((trace, roles)),
+        }
+    }
+    joined
 }
 
 /// What a span means, in whichever dialect it is written.
@@ -413,5 +473,58 @@ mod tests {
                 {"message": {"role": "user"}}
             ])
         );
+    }
+}
+
+#[cfg(test)]
+mod continued_traces {
+    use crate::formats::read_traces;
+
+    /// A bare span of a model call in trace `trace`: what it was sent and returned.
+    fn model_call(trace: &str, input: &str, output: &str) -> String {
+        let attributes = serde_json::json!({
+            "gen_ai.operation.name": "chat",
+            "gen_ai.input.messages": input,
+            "gen_ai.output.messages": output,
+        });
+        format!(
+            r#"{{"name": "chat m", "context": {{"trace_id": "{trace}"}}, "attributes": {attributes}}}"#
+        )
+    }
+
+    const ASK: &str = r#"[{"role":"user","parts":[{"type":"text","content":"Refund A1"}]}]"#;
+    const CALL: &str = r#"[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"refund","arguments":{}}]}]"#;
+    const ANSWER: &str = r#"[{"role":"assistant","parts":[{"type":"text","content":"Done."}]}]"#;
+
+    fn session_ids(text: &str) -> Vec<String> {
+        let mut diagnostics = Vec::new();
+        let read = read_traces("f.jsonl", text.as_bytes(), &mut diagnostics);
+        read.sessions
+            .into_iter()
+            .map(|session| session.session_id)
+            .collect()
+    }
+
+    #[test]
+    fn a_trace_sent_the_previous_traces_whole_exchange_continues_it() {
+        let history = r#"[{"role":"user","parts":[{"type":"text","content":"Refund A1"}]},
+            {"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"refund","arguments":{}}]},
+            {"role":"tool","parts":[{"type":"tool_call_response","id":"c1","response":"ok"}]}]"#;
+        let text = format!(
+            "{}\n{}\n",
+            model_call("0x01", ASK, CALL),
+            model_call("0x02", history, ANSWER)
+        );
+        assert_eq!(session_ids(&text), ["01"]);
+    }
+
+    #[test]
+    fn traces_that_only_start_alike_stay_apart() {
+        let text = format!(
+            "{}\n{}\n",
+            model_call("0x01", ASK, CALL),
+            model_call("0x02", ASK, ANSWER)
+        );
+        assert_eq!(session_ids(&text), ["01", "02"]);
     }
 }
