@@ -498,6 +498,36 @@ fn a_gemini_cli_subagent_recording_is_linked_to_the_call_that_ran_it() {
     );
 }
 
+/// A real Gemini CLI 0.61.0 run (recorded offline, `tests/fixtures/recorders/gemini_cli/`) whose
+/// `invoke_agent` call ran the `generalist` subagent: read together, the subagent's recording is
+/// linked to that call, and neither has a user turn of the tool results the CLI sends back.
+#[test]
+fn a_real_gemini_cli_subagent_recording_is_linked_to_its_invoke_agent_call() {
+    use toolscope_core::{analyze, InputFile, Options, Role};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/gemini_cli");
+    let main = std::fs::read(dir.join("session-2026-12-02T04-58-c542a621.jsonl")).unwrap();
+    let agent = std::fs::read(dir.join("69157b74-0e03-44d8-a58a-66f7295081f7.jsonl")).unwrap();
+    let subagent_id = "69157b74-0e03-44d8-a58a-66f7295081f7";
+    let main_id = "c542a621-08a4-412c-a7f2-318923a45139";
+    let report = analyze(
+        &[
+            InputFile::new("session.jsonl", &main, Role::Traces),
+            InputFile::new("69157b74.jsonl", &agent, Role::Traces),
+        ],
+        &Options::default(),
+    );
+    let subagent = session_row(&report, subagent_id);
+    let parent = subagent.parent.as_ref().expect("linked");
+    assert_eq!(parent.session_id, main_id);
+    assert_eq!(
+        parent.call_id.as_deref(),
+        Some("invoke_agent__invoke_agent_1796187488454_0")
+    );
+    assert_eq!(subagent.agent_id.as_deref(), Some("gemini-cli/generalist"));
+    assert_eq!((subagent.calls, subagent.turns), (3, 1));
+    assert_eq!(session_row(&report, main_id).turns, 1);
+}
+
 /// The report as JSON without what differs by format alone: the input summary and the agent's
 /// name (`agent`, which findings also quote).
 fn comparable(mut report: toolscope_core::report::Report, agent: &str) -> serde_json::Value {

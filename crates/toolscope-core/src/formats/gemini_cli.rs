@@ -11,15 +11,17 @@
 //!   "result": [{"functionResponse": {"id": "c1", "name": "list_directory",
 //!                                     "response": {"error": "Path does not exist"}}}]}]}
 //! ```
-//! `user` messages are user turns, `gemini` messages the model's text and its `toolCalls`, each
-//! a call and its result (the `functionResponse`'s `output` or `error`, else the result's text);
-//! `status` is the explicit flag (`error` and `cancelled` are errors). `info`, `error` and
-//! `warning` messages are the CLI's own notices: not events. As Gemini CLI loads a session, a
-//! message record repeating an `id` replaces the earlier one in its place, and a rewind drops the
-//! messages from the one it names on. A subagent's recording (`kind: "subagent"`) is a session
-//! of agent `gemini-cli/subagent`; the main one's agent is `gemini-cli`. A tool call that ran a
-//! subagent names it (`agentId`, the subagent recording's `sessionId`): the subagent linking
-//! (`nesting.rs`) links that recording, read from its own file, to the call.
+//! `user` messages are user turns, but for the CLI's own: the tool results it sends back (only
+//! `functionResponse` parts) and the context it adds (`<session_context>`, `<hook_context>`).
+//! `gemini` messages are the model's text and its `toolCalls`, each a call and its result (the
+//! `functionResponse`'s `output` or `error`, else the result's text); `status` is the explicit
+//! flag (`error` and `cancelled` are errors). `info`, `error` and `warning` messages are the
+//! CLI's own notices: not events. As Gemini CLI loads a session, a message record repeating an
+//! `id` replaces the earlier one in its place, a rewind drops the messages from the one it names
+//! on, and a `$set` of `messages` replaces them all. A subagent's recording (`kind: "subagent"`)
+//! is a session of agent `gemini-cli/subagent`; the main one's agent is `gemini-cli`. A tool call
+//! that ran a subagent names it (`agentId`, the subagent recording's `sessionId`): the subagent
+//! linking (`nesting.rs`) links that recording, read from its own file, to the call.
 
 use std::collections::HashMap;
 
@@ -74,6 +76,15 @@ impl Recording {
         self.messages.insert(id, (message, line));
     }
 
+    /// Replaces every message with `messages`.
+    fn replace_messages(&mut self, messages: Vec<Value>, line: usize) {
+        self.order.clear();
+        self.messages.clear();
+        for message in messages {
+            self.push(message, line);
+        }
+    }
+
     /// Drops the message `id` and every message after it (all of them when none has the id).
     fn rewind(&mut self, id: &str) {
         let from = self.order.iter().position(|seen| seen == id).unwrap_or(0);
@@ -113,10 +124,15 @@ pub(crate) fn read(
         };
         if let Some(id) = str_field(&value, "$rewindTo") {
             recording.rewind(id);
-        } else if let Some(Value::Object(updates)) = value.get("$set") {
+        } else if let Some(Value::Object(updates)) = value.get_mut("$set") {
+            // A `messages` update replaces every message (Gemini CLI writes the session's
+            // first messages so, its context among them).
+            if let Some(Value::Array(messages)) = updates.remove("messages") {
+                recording.replace_messages(messages, line);
+            }
             if let Some(meta) = recording.meta.as_object_mut() {
-                for (key, field) in updates {
-                    meta.insert(key.clone(), field.clone());
+                for (key, field) in std::mem::take(updates) {
+                    meta.insert(key, field);
                 }
             }
         } else if value.get("id").is_some_and(Value::is_string) {
@@ -146,6 +162,7 @@ fn session_of(file: &str, mut recording: Recording, diagnostics: &mut Vec<Diagno
         conversation.set_line(line);
         let text = message_text(message.get("content"));
         match str_field(&message, "type") {
+            Some("user") if is_cli_turn(message.get("content"), &text) => {}
             Some("user") => conversation.user(text),
             Some("gemini") => {
                 conversation.assistant(text);
@@ -243,6 +260,27 @@ fn result_text(result: Option<&Value>) -> (String, bool) {
         }
     }
     (texts.join("\n"), has_error)
+}
+
+/// Whether a `user` message is the CLI's, not the user's: the tool results it sends back (only
+/// `functionResponse` parts, each already its call's result) or the context it adds
+/// (`<session_context>`, `<hook_context>`), which Gemini CLI itself leaves out as it resumes a
+/// session.
+fn is_cli_turn(content: Option<&Value>, text: &str) -> bool {
+    let is_function_responses = match content {
+        Some(Value::Array(parts)) => {
+            !parts.is_empty()
+                && parts
+                    .iter()
+                    .all(|part| part.get("functionResponse").is_some())
+        }
+        Some(part @ Value::Object(_)) => part.get("functionResponse").is_some(),
+        _ => false,
+    };
+    let text = text.trim_start();
+    is_function_responses
+        || text.starts_with("<session_context>")
+        || text.starts_with("<hook_context>")
 }
 
 /// A message's content as text: a string, or its parts' text (thoughts left out).
