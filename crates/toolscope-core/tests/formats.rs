@@ -442,6 +442,40 @@ fn a_real_claude_code_subagent_file_is_linked_to_its_task_call() {
     );
 }
 
+/// A real Claude Code 2.1.332 run (recorded offline, `tests/fixtures/recorders/claude_code/`)
+/// whose `Task` call ran a `general-purpose` subagent in the background: read together, the
+/// subagent is linked to that call, and the `<task-notification>` that says it ended is not a
+/// user turn.
+#[test]
+fn a_real_claude_code_async_subagent_is_linked_to_its_task_call() {
+    use toolscope_core::{analyze, InputFile, Options, Role};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/claude_code");
+    let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+    let main = read("recorded.67eb3b5f-7c1b-4382-b736-751f527fdfba.jsonl");
+    let agent = read("recorded.agent-a810d95e0c90ac874.jsonl");
+    let main_id = "67eb3b5f-7c1b-4382-b736-751f527fdfba";
+    let report = analyze(
+        &[
+            InputFile::new("67eb3b5f.jsonl", &main, Role::Traces),
+            InputFile::new("agent-a810d95e0c90ac874.jsonl", &agent, Role::Traces),
+        ],
+        &Options::default(),
+    );
+    let subagent = session_row(&report, &format!("{main_id}/agent-a810d95e0c90ac874"));
+    let parent = subagent.parent.as_ref().expect("linked");
+    assert_eq!(
+        (parent.session_id.as_str(), parent.call_id.as_deref()),
+        (main_id, Some("toolu_mock0005"))
+    );
+    assert_eq!(
+        subagent.agent_id.as_deref(),
+        Some("claude-code/general-purpose")
+    );
+    assert_eq!((subagent.calls, subagent.turns), (2, 1));
+    assert_eq!(session_row(&report, main_id).turns, 1);
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+}
+
 /// Gemini CLI writes each subagent to its own recording (`chats/<parent session>/<agent id>.jsonl`)
 /// and names it on the parent's tool call (`agentId`): read together, the subagent is linked to
 /// that call and named after the agent the call invoked.

@@ -17,7 +17,8 @@
 //! `is_error`); one reply's blocks may be spread over several records. Records are read in file
 //! order, one session per `sessionId`. Meta records (`isMeta`: notices Claude Code injects),
 //! compaction summaries (`isCompactSummary`), interruptions and local commands' output are not
-//! user turns; `summary`, `system`, `file-history-snapshot`, `progress` and the other
+//! user turns, nor is the notice that a background task ended (`<task-notification>`);
+//! `summary`, `system`, `file-history-snapshot`, `progress`, `api-request` and the other
 //! bookkeeping records hold no message and are skipped. A record whose `uuid` repeats an earlier
 //! one is read once.
 //!
@@ -50,7 +51,7 @@ use crate::model::{ParentLink, Session, StartedSubagent};
 const MAIN_AGENT: &str = "claude-code";
 
 /// Record types that carry no message, skipped without a word.
-const BOOKKEEPING: [&str; 9] = [
+const BOOKKEEPING: [&str; 16] = [
     "summary",
     "system",
     "file-history-snapshot",
@@ -60,6 +61,14 @@ const BOOKKEEPING: [&str; 9] = [
     "custom-title",
     "tag",
     "agent-name",
+    // Claude Code 2.1.332's records of its API requests and the session's state.
+    "api-request",
+    "api-request-shape",
+    "api-request-blob",
+    "tools-used",
+    "last-prompt",
+    "cost-state",
+    "atis-latch",
 ];
 
 /// How the `agentId` of Claude Code's context compaction agent starts (`acompact-e1f845`).
@@ -280,10 +289,11 @@ fn first_result_call(value: &Value) -> Option<String> {
         .and_then(super::id_text)
 }
 
-/// Whether a user message is one Claude Code writes for the user's own actions rather than a
-/// prompt to the model: an interruption (`[Request interrupted by user]`), or a local command's
-/// output (`<local-command-stdout>`; the meta record before it says the model is not to answer
-/// it). The slash command itself (`<command-name>`) stays a user turn: a custom command's
+/// Whether a user message is one Claude Code writes for the user's own actions or its own
+/// events rather than a prompt to the model: an interruption (`[Request interrupted by user]`),
+/// a local command's output (`<local-command-stdout>`; the meta record before it says the model
+/// is not to answer it), or the notice that a background task such as an async subagent ended
+/// (`<task-notification>`, `origin.kind: "task-notification"`). The slash command itself (`<command-name>`) stays a user turn: a custom command's
 /// arguments are the user's request, which the model answers.
 fn is_cli_notice(message: &Value) -> bool {
     let text = match message.get("content") {
@@ -298,11 +308,12 @@ fn is_cli_notice(message: &Value) -> bool {
         || CLI_NOTICE_TAGS.iter().any(|tag| text.starts_with(tag))
 }
 
-/// The tags a local command's output records start with.
-const CLI_NOTICE_TAGS: [&str; 3] = [
+/// The tags a local command's output records and a task's notice start with.
+const CLI_NOTICE_TAGS: [&str; 4] = [
     "<local-command-stdout>",
     "<local-command-stderr>",
     "<local-command-caveat>",
+    "<task-notification>",
 ];
 
 /// Whether a message carries a tool result (a meta record never hides one).
@@ -332,6 +343,9 @@ mod tests {
         )));
         assert!(!is_cli_notice(&message(
             "<command-name>/review</command-name><command-args>the parser</command-args>"
+        )));
+        assert!(is_cli_notice(&message(
+            "<task-notification>\n<task-id>a0a15e1384732de82</task-id>\n<status>completed</status>"
         )));
         assert!(!is_cli_notice(&message("Why does the build fail?")));
     }
