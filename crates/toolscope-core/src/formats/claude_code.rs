@@ -293,8 +293,9 @@ fn first_result_call(value: &Value) -> Option<String> {
 /// events rather than a prompt to the model: an interruption (`[Request interrupted by user]`),
 /// a local command's output (`<local-command-stdout>`; the meta record before it says the model
 /// is not to answer it), or the notice that a background task such as an async subagent ended
-/// (`<task-notification>`, `origin.kind: "task-notification"`). The slash command itself (`<command-name>`) stays a user turn: a custom command's
-/// arguments are the user's request, which the model answers.
+/// (`<task-notification>`, `origin.kind: "task-notification"`). The slash command itself
+/// (`<command-name>`) stays a user turn: a custom command's arguments are the user's request,
+/// which the model answers.
 fn is_cli_notice(message: &Value) -> bool {
     let text = match message.get("content") {
         Some(Value::String(text)) => text.as_str(),
