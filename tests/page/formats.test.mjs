@@ -12,8 +12,9 @@ import {
 const FORMATS = join(ROOT, 'crates', 'toolscope-core', 'tests', 'fixtures', 'formats');
 
 /**
- * One real sample per family (the first data file of each fixture directory), and every binary
- * `.eval` archive (Inspect), which the page reads as bytes like any other file.
+ * One real sample per family (the first data file of each fixture directory that is not one of
+ * toolscope's hand-made files, `*_toolscope.*`; the first of all when every one is), and every
+ * binary `.eval` archive (Inspect), which the page reads as bytes like any other file.
  */
 function samples() {
   if (!existsSync(FORMATS)) return [];
@@ -23,8 +24,9 @@ function samples() {
       const files = readdirSync(join(FORMATS, entry.name))
         .filter((name) => /\.(json|jsonl|eval|traj)$/.test(name))
         .sort();
-      const archives = files.filter((name) => name.endsWith('.eval') && name !== files[0]);
-      return [files[0], ...archives].filter(Boolean).map((name) => join(FORMATS, entry.name, name));
+      const first = files.find((name) => !name.includes('_toolscope')) ?? files[0];
+      const archives = files.filter((name) => name.endsWith('.eval') && name !== first);
+      return [first, ...archives].filter(Boolean).map((name) => join(FORMATS, entry.name, name));
     });
 }
 
