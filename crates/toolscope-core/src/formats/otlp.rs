@@ -62,7 +62,7 @@ impl Span {
 }
 
 /// What one message of a span said, in the order it said it.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub(crate) enum Item {
     User(String),
     Assistant(String),
@@ -162,54 +162,62 @@ pub(crate) fn read(
 /// it. Traces named by `gen_ai.conversation.id` or `session.id` are left as they are.
 fn continued(traces: Vec<(Vec<Span>, Vec<SpanRole>)>) -> Vec<(Vec<Span>, Vec<SpanRole>)> {
     let mut joined: Vec<(Vec<Span>, Vec<SpanRole>)> = Vec::with_capacity(traces.len());
-    // The messages the previous trace's last model call was sent and returned, as text.
-    let mut last_exchange: Vec<String> = Vec::new();
+    // Where the previous trace's roles start in the last joined trace; none when it was named.
+    let mut previous: Option<usize> = None;
     for (trace, roles) in traces {
         let is_named = trace.iter().any(|span| {
             span.attributes.contains_key("gen_ai.conversation.id")
                 || span.attributes.contains_key("session.id")
         });
-        let model_calls = || {
-            roles.iter().filter_map(|role| match role {
-                SpanRole::Inference {
-                    input,
-                    output,
-                    is_summary: false,
-                    ..
-                } => Some((input, output)),
-                _ => None,
-            })
-        };
-        let as_text = |messages: &[Vec<Item>]| -> Vec<String> {
-            messages.iter().map(|items| format!("{items:?}")).collect()
-        };
-        let first_input = model_calls().next().map(|(input, _)| as_text(input));
         let continues = !is_named
-            && !last_exchange.is_empty()
-            && first_input.as_ref().is_some_and(|input| {
-                input.len() > last_exchange.len() && input.starts_with(&last_exchange)
-            });
-        last_exchange = if is_named {
-            Vec::new()
-        } else {
-            model_calls()
-                .next_back()
-                .map(|(input, output)| {
-                    let mut exchange = as_text(input);
-                    exchange.extend(as_text(output));
-                    exchange
-                })
-                .unwrap_or_default()
-        };
-        match joined.last_mut() {
+            && previous
+                .zip(joined.last())
+                .is_some_and(|(from, (_, earlier))| continues_exchange(&earlier[from..], &roles));
+        let start = match joined.last_mut() {
             Some((spans, earlier_roles)) if continues => {
+                let start = earlier_roles.len();
                 spans.extend(trace);
                 earlier_roles.extend(roles);
+                start
             }
-            _ => joined.push((trace, roles)),
-        }
+            _ => {
+                joined.push((trace, roles));
+                0
+            }
+        };
+        previous = (!is_named).then_some(start);
     }
     joined
+}
+
+/// The messages each model call (not a run's summary) was sent and returned.
+fn model_calls(
+    roles: &[SpanRole],
+) -> impl DoubleEndedIterator<Item = (&[Vec<Item>], &[Vec<Item>])> {
+    roles.iter().filter_map(|role| match role {
+        SpanRole::Inference {
+            input,
+            output,
+            is_summary: false,
+            ..
+        } => Some((input.as_slice(), output.as_slice())),
+        _ => None,
+    })
+}
+
+/// Whether the first model call of `roles` was sent everything the last model call of
+/// `previous` was sent and returned, and more.
+fn continues_exchange(previous: &[SpanRole], roles: &[SpanRole]) -> bool {
+    let (Some((sent, returned)), Some((first, _))) =
+        (model_calls(previous).next_back(), model_calls(roles).next())
+    else {
+        return false;
+    };
+    let length = sent.len() + returned.len();
+    length > 0
+        && first.len() > length
+        && first[..sent.len()] == *sent
+        && first[sent.len()..length] == *returned
 }
 
 /// What a span means, in whichever dialect it is written.
