@@ -109,8 +109,9 @@ pub(crate) fn is_bare_log_record(value: &Value) -> bool {
             || has(&["body"]) && has(&["severity_number", "severityNumber"]))
 }
 
-/// A log record (OTLP/JSON or the Python SDK's) as a GenAI event, or `None` when it is none.
-fn log_event(log: &Value, line: usize) -> Option<LogEvent> {
+/// A log record (OTLP/JSON or the Python SDK's bare one) as a GenAI event, or `None` when it is
+/// none.
+pub(crate) fn log_event(log: &Value, line: usize) -> Option<LogEvent> {
     let attributes = match log.get("attributes") {
         Some(Value::Array(list)) => key_values(list),
         Some(Value::Object(map)) => map.clone(),
@@ -134,14 +135,7 @@ fn log_event(log: &Value, line: usize) -> Option<LogEvent> {
         ("observedTimeUnixNano", "observed_timestamp"),
     ]
     .iter()
-    .find_map(|(nanos, iso)| {
-        let nanos = log.get(*nanos).and_then(|time| match time {
-            Value::String(text) => text.parse().ok(),
-            Value::Number(number) => number.as_u64().map(u128::from),
-            _ => None,
-        });
-        nanos.or_else(|| super::iso_time::unix_nanos(log.get(*iso)?.as_str()?))
-    })
+    .find_map(|(nanos, iso)| super::iso_time::nanos_or_iso(log.get(*nanos), log.get(*iso)))
     .unwrap_or(0);
     Some(LogEvent {
         trace_id: id("traceId", "trace_id"),
@@ -166,11 +160,6 @@ pub(crate) fn log_events(record: &Value, line: usize) -> Vec<LogEvent> {
         .flatten()
         .filter_map(|log| log_event(log, line))
         .collect()
-}
-
-/// A bare log record's GenAI event, or `None` when it is not one.
-pub(crate) fn bare_log_event(record: &Value, line: usize) -> Option<LogEvent> {
-    log_event(record, line)
 }
 
 /// Sets a span's attributes from the events logged for it: an operation-details event's

@@ -67,7 +67,7 @@ pub(crate) fn read_spans(
             }
             log_events.extend(found.into_iter().map(|event| (spans.len(), event)));
         } else if super::otel_events::is_bare_log_record(&value) {
-            match super::otel_events::bare_log_event(&value, record.line) {
+            match super::otel_events::log_event(&value, record.line) {
                 Some(event) => log_events.push((spans.len(), event)),
                 None => diagnostics.push(Diagnostic::warning(
                     file,
@@ -241,14 +241,11 @@ fn span_from_value(value: &Value, line: usize, index: usize) -> Result<Span, Str
                 .map(str::to_string)
         });
     // The Python SDK's `span.to_json()` writes `start_time` as an RFC 3339 timestamp.
-    let start = field("startTimeUnixNano", "start_time_unix_nano")
-        .and_then(|start| match start {
-            Value::String(text) => text.parse().ok(),
-            Value::Number(number) => number.as_u64().map(u128::from),
-            _ => None,
-        })
-        .or_else(|| super::iso_time::unix_nanos(value.get("start_time")?.as_str()?))
-        .unwrap_or(0);
+    let start = super::iso_time::nanos_or_iso(
+        field("startTimeUnixNano", "start_time_unix_nano"),
+        value.get("start_time"),
+    )
+    .unwrap_or(0);
     Ok(Span {
         trace_id,
         span_id: field("spanId", "span_id")
