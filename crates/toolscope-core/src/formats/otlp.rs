@@ -135,7 +135,7 @@ pub(crate) fn read(
         let roles = trace.iter().map(role_of).collect();
         (trace, roles)
     });
-    for (trace, roles) in continued(traces.collect()) {
+    join_continued(traces, |trace, roles| {
         let session = build_session(file, &trace, roles, &mut tool_lists, diagnostics);
         if session.events.is_empty() {
             diagnostics.push(Diagnostic::warning(
@@ -151,7 +151,7 @@ pub(crate) fn read(
         } else {
             sessions.push(session);
         }
-    }
+    });
     sessions
 }
 
@@ -160,34 +160,39 @@ pub(crate) fn read(
 /// examples do); each call is sent the whole history, so a trace whose first model call was sent
 /// everything the previous trace's last model call was sent and returned, and more, continues
 /// it. Traces named by `gen_ai.conversation.id` or `session.id` are left as they are.
-fn continued(traces: Vec<(Vec<Span>, Vec<SpanRole>)>) -> Vec<(Vec<Span>, Vec<SpanRole>)> {
-    let mut joined: Vec<(Vec<Span>, Vec<SpanRole>)> = Vec::with_capacity(traces.len());
-    // Where the previous trace's roles start in the last joined trace; none when it was named.
-    let mut previous: Option<usize> = None;
+/// Each group is given to `emit` as soon as the next trace does not continue it, so only the
+/// group being joined holds its spans' messages.
+fn join_continued(
+    traces: impl Iterator<Item = (Vec<Span>, Vec<SpanRole>)>,
+    mut emit: impl FnMut(Vec<Span>, Vec<SpanRole>),
+) {
+    // The group being joined, and where its last trace's roles start (none when it was named).
+    let mut group: Option<(Vec<Span>, Vec<SpanRole>, Option<usize>)> = None;
     for (trace, roles) in traces {
         let is_named = trace.iter().any(|span| {
             span.attributes.contains_key("gen_ai.conversation.id")
                 || span.attributes.contains_key("session.id")
         });
-        let continues = !is_named
-            && previous
-                .zip(joined.last())
-                .is_some_and(|(from, (_, earlier))| continues_exchange(&earlier[from..], &roles));
-        let start = match joined.last_mut() {
-            Some((spans, earlier_roles)) if continues => {
-                let start = earlier_roles.len();
+        match &mut group {
+            Some((spans, earlier, last @ Some(_)))
+                if !is_named
+                    && last.is_some_and(|from| continues_exchange(&earlier[from..], &roles)) =>
+            {
+                *last = Some(earlier.len());
                 spans.extend(trace);
-                earlier_roles.extend(roles);
-                start
+                earlier.extend(roles);
             }
             _ => {
-                joined.push((trace, roles));
-                0
+                if let Some((spans, roles, _)) = group.take() {
+                    emit(spans, roles);
+                }
+                group = Some((trace, roles, (!is_named).then_some(0)));
             }
-        };
-        previous = (!is_named).then_some(start);
+        }
     }
-    joined
+    if let Some((spans, roles, _)) = group {
+        emit(spans, roles);
+    }
 }
 
 /// The messages each model call (not a run's summary) was sent and returned.
