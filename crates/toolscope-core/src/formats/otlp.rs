@@ -115,11 +115,56 @@ pub(crate) fn traces(spans: Vec<Span>) -> Vec<Vec<Span>> {
         }
     }
     for trace in &mut traces {
-        if trace.iter().all(|span| span.start > 0) {
-            trace.sort_by_key(|span| span.start);
-        }
+        sort_by_start(trace);
     }
     traces
+}
+
+/// Spans in start order, where every span has a start time (else as they came).
+fn sort_by_start(spans: &mut [Span]) {
+    if spans.iter().all(|span| span.start > 0) {
+        spans.sort_by_key(|span| span.start);
+    }
+}
+
+/// The conversation a trace names (`gen_ai.conversation.id`, else OpenInference's and
+/// Langfuse's `session.id`), from its first span that names one.
+fn conversation_of(trace: &[Span]) -> Option<&str> {
+    trace.iter().find_map(|span| {
+        span.str("gen_ai.conversation.id")
+            .or(span.str("session.id"))
+    })
+}
+
+/// Traces that name the same conversation made one, in start order, at the place of the first
+/// of them: a chat application traces each turn on its own, and the conversation id is what ties
+/// the turns together (as Langfuse and Phoenix group them into sessions). Traces that name none
+/// stay as they are.
+fn conversations(traces: Vec<Vec<Span>>) -> Vec<Vec<Span>> {
+    let mut grouped: Vec<Vec<Vec<Span>>> = Vec::new();
+    let mut by_conversation: HashMap<String, usize> = HashMap::new();
+    for trace in traces {
+        let Some(conversation) = conversation_of(&trace) else {
+            grouped.push(vec![trace]);
+            continue;
+        };
+        match by_conversation.get(conversation) {
+            Some(&at) => grouped[at].push(trace),
+            None => {
+                by_conversation.insert(conversation.to_string(), grouped.len());
+                grouped.push(vec![trace]);
+            }
+        }
+    }
+    grouped
+        .into_iter()
+        .map(|mut group| {
+            if group.len() > 1 && group.iter().flatten().all(|span| span.start > 0) {
+                group.sort_by_key(|trace| trace.iter().map(|span| span.start).min());
+            }
+            group.into_iter().flatten().collect()
+        })
+        .collect()
 }
 
 /// Reads an OTLP file: one session per trace, each span read in its own dialect.
@@ -131,7 +176,7 @@ pub(crate) fn read(
     let spans = super::otlp_json::read_spans(file, split, diagnostics);
     let mut tool_lists = ToolLists::default();
     let mut sessions = Vec::new();
-    let traces = traces(spans).into_iter().map(|trace| {
+    let traces = conversations(traces(spans)).into_iter().map(|trace| {
         let roles = trace.iter().map(role_of).collect();
         (trace, roles)
     });
@@ -242,13 +287,8 @@ pub(crate) fn build_session(
     tool_lists: &mut ToolLists,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Session {
-    let session_id = trace
-        .iter()
-        .find_map(|span| {
-            span.str("gen_ai.conversation.id")
-                .or(span.str("session.id"))
-        })
-        .map_or_else(|| trace[0].trace_id.clone(), str::to_string);
+    let session_id =
+        conversation_of(trace).map_or_else(|| trace[0].trace_id.clone(), str::to_string);
     let mut conversation = Conversation::new(session_id, file, trace[0].line);
     let has_model_calls = roles.iter().any(|role| {
         matches!(
@@ -529,6 +569,44 @@ mod continued_traces {
             model_call("0x02", history, ANSWER)
         );
         assert_eq!(session_ids(&text), ["01"]);
+    }
+
+    /// A model call in trace `trace` of conversation `conversation`, started at `start`.
+    fn turn(trace: &str, conversation: &str, start: &str, input: &str, output: &str) -> String {
+        let attributes = serde_json::json!({
+            "gen_ai.operation.name": "chat",
+            "gen_ai.conversation.id": conversation,
+            "gen_ai.input.messages": input,
+            "gen_ai.output.messages": output,
+        });
+        format!(
+            r#"{{"name": "chat m", "context": {{"trace_id": "{trace}"}}, "start_time": "{start}", "attributes": {attributes}}}"#
+        )
+    }
+
+    #[test]
+    fn traces_of_one_conversation_id_are_one_session_in_start_order() {
+        let again = r#"[{"role":"user","parts":[{"type":"text","content":"And B2?"}]}]"#;
+        // Conversation c1's second turn is written first, and c2's turn between them.
+        let text = [
+            turn("0x03", "c1", "2026-12-02T10:00:05Z", again, ANSWER),
+            turn("0x02", "c2", "2026-12-02T10:00:03Z", ASK, ANSWER),
+            turn("0x01", "c1", "2026-12-02T10:00:01Z", ASK, CALL),
+        ]
+        .join("\n");
+        let mut diagnostics = Vec::new();
+        let read = read_traces("f.jsonl", text.as_bytes(), &mut diagnostics);
+        let sessions: Vec<(String, usize)> = read
+            .sessions
+            .iter()
+            .map(|session| (session.session_id.clone(), session.events.len()))
+            .collect();
+        // c1: its first turn's question and call, then the second turn's question and answer.
+        assert_eq!(sessions, [("c1".to_string(), 4), ("c2".to_string(), 2)]);
+        let first = &read.sessions[0];
+        assert!(format!("{:?}", first.events[0]).contains("Refund A1"));
+        assert!(format!("{:?}", first.events[2]).contains("And B2?"));
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
     }
 
     #[test]
