@@ -275,8 +275,7 @@ fn span_of(trace: &str, run: &Run, index: usize) -> Span {
         .filter(|error| !error.is_null())
         .map(error_text);
     let is_failed_answer = str_field(&run.value, "run_type") == Some("tool")
-        && tool_output(&run.value)
-            .is_some_and(|output| str_field(&output, "status") == Some("error"));
+        && tool_output(&run.value).is_some_and(|output| lc_str(output, "status") == Some("error"));
     Span {
         trace_id: trace.to_string(),
         span_id: None,
@@ -307,7 +306,7 @@ fn role_of(run: &Value) -> SpanRole {
                 }
                 other => other.cloned(),
             };
-            let output = tool_output(run);
+            let output = tool_output(run).map(unwrap_lc);
             // A failed run has no output to carry the id: LangChain also keeps it in `extra`.
             let call_id = output
                 .as_ref()
@@ -386,14 +385,23 @@ fn role_of(run: &Value) -> SpanRole {
 
 /// What a tool run answered: `outputs.output` (LangChain's `ToolMessage`, serialised or not),
 /// else `outputs` itself; none when a failed run's `outputs` is empty (`{}`).
-fn tool_output(run: &Value) -> Option<Value> {
+fn tool_output(run: &Value) -> Option<&Value> {
     let outputs = run.get("outputs").filter(|outputs| match outputs {
         Value::Null => false,
         Value::Object(map) => !map.is_empty(),
         _ => true,
     })?;
-    let output = outputs.get("output").unwrap_or(outputs);
-    Some(unwrap_lc(output))
+    Some(outputs.get("output").unwrap_or(outputs))
+}
+
+/// A text field of a value that may be LangChain's serialised form (read from its `kwargs`,
+/// as `unwrap_lc` would give them, without copying the value).
+fn lc_str<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    let fields = match (value.get("kwargs"), value.get("lc")) {
+        (Some(kwargs), Some(_)) => kwargs,
+        _ => value,
+    };
+    str_field(fields, key)
 }
 
 /// Whether a run is a tool run whose start was posted and whose end was not (yet): no
