@@ -121,7 +121,9 @@ fn looks_for(format: TraceFormat) -> &'static str {
         TraceFormat::Openhands => {
             "events with \"source\" and \"action\"/\"observation\", or runs with them in \"history\" (OpenHands)"
         }
-        TraceFormat::SweAgent => "a trajectory with \"history\" messages (SWE-agent .traj)",
+        TraceFormat::SweAgent => {
+            "a trajectory with \"history\" messages (SWE-agent .traj) or a \"trajectory_format\": \"mini-swe-agent-1\" one"
+        }
         TraceFormat::Langsmith => "runs with \"run_type\" and \"inputs\"/\"outputs\" (LangSmith)",
         TraceFormat::Mcp => {
             "JSON-RPC 2.0 messages (\"jsonrpc\": \"2.0\"), bare or in a log record (MCP)"
@@ -173,8 +175,15 @@ fn recognise(format: TraceFormat, probe: &Probe) -> Option<&'static str> {
             .then_some("a recording with \"sessionId\" and \"projectHash\": Gemini CLI chat"),
         TraceFormat::Openhands => super::openhands::is_record(probe.first())
             .then_some("events with \"source\" and \"action\"/\"observation\": OpenHands"),
-        TraceFormat::SweAgent => super::swe_agent::is_trajectory(probe.first())
-            .then_some("a trajectory with \"history\" messages: SWE-agent"),
+        TraceFormat::SweAgent => {
+            if super::swe_agent::is_trajectory(probe.first()) {
+                Some("a trajectory with \"history\" messages: SWE-agent")
+            } else if super::mini_swe_agent::is_trajectory(probe.first()) {
+                Some("a trajectory with \"messages\" and \"trajectory_format\": mini-swe-agent")
+            } else {
+                None
+            }
+        }
         TraceFormat::Langsmith => super::langsmith::is_run(probe.first())
             .then_some("runs with \"run_type\" and \"inputs\"/\"outputs\": LangSmith run export"),
         TraceFormat::Mcp => super::mcp::is_record(probe.first())

@@ -48,6 +48,7 @@ mod messages;
 mod nesting;
 pub(crate) use nesting::link_subagents;
 mod iso_time;
+mod mini_swe_agent;
 pub mod native;
 mod native_fields;
 mod odd_record;
@@ -125,7 +126,8 @@ pub enum TraceFormat {
     Langsmith,
     /// Gemini CLI chat recordings (JSON Lines of messages with `toolCalls`, or one document).
     GeminiCli,
-    /// SWE-agent trajectories (`.traj`: `history`, `trajectory`, `info`).
+    /// SWE-agent trajectories (`.traj`: `history`, `trajectory`, `info`) and mini-swe-agent's
+    /// (`.traj.json`: `messages`, `trajectory_format`).
     SweAgent,
     /// OpenHands event streams (actions and observations) and evaluation outputs.
     Openhands,

@@ -18,6 +18,9 @@
 //! command: a call named by its first word, its arguments `{"command": <the action>}`, answered
 //! by the next user message (the observation). Demonstration messages (`is_demo`) and the system
 //! prompt are not events. The agent is `swe-agent`.
+//!
+//! mini-swe-agent's trajectories (`{"info", "messages", "trajectory_format"}`) are read here
+//! too, by `mini_swe_agent`.
 
 use serde_json::{json, Value};
 
@@ -32,8 +35,7 @@ use crate::model::{Args, Session};
 const AGENT: &str = "swe-agent";
 
 /// What the reader expects of a record.
-const EXPECTED: &str =
-    "a SWE-agent trajectory ({\"history\": [messages with \"role\"], \"trajectory\", \"info\"})";
+const EXPECTED: &str = "a SWE-agent trajectory ({\"history\": [messages with \"role\"], \"trajectory\", \"info\"}) or a mini-swe-agent one ({\"messages\", \"trajectory_format\": \"mini-swe-agent-1\"})";
 
 /// Whether a record is a SWE-agent trajectory.
 pub(crate) fn is_trajectory(value: &Value) -> bool {
@@ -59,14 +61,24 @@ pub(crate) fn read(
         let Some(value) = parse_value(file, record, diagnostics) else {
             continue;
         };
-        if !is_trajectory(&value) {
-            diagnostics.push(not_of_format(file, record.line, &value, EXPECTED));
-            continue;
-        }
         let session_id = match split.records.len() {
             1 => stem.to_string(),
             _ => format!("{stem}:{}", record.line),
         };
+        if super::mini_swe_agent::is_trajectory(&value) {
+            sessions.push(super::mini_swe_agent::read_trajectory(
+                &value,
+                session_id,
+                file,
+                record.line,
+                diagnostics,
+            ));
+            continue;
+        }
+        if !is_trajectory(&value) {
+            diagnostics.push(not_of_format(file, record.line, &value, EXPECTED));
+            continue;
+        }
         let mut conversation = Conversation::new(session_id, file, record.line);
         let history = value["history"]
             .as_array()
