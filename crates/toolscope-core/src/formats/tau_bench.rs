@@ -13,7 +13,8 @@
 //!      "content": "Error: user not found"}]}]
 //! ```
 //! τ-bench's environment returns a failed call as an observation starting `Error: `, so its
-//! errors are inferred. τ²-bench messages carry flat `tool_calls` (`{id, name, arguments,
+//! errors are inferred; a run that crashed (`"traj": []` with `info.error`, as run.py writes it)
+//! stays a failed trial, with a warning. τ²-bench messages carry flat `tool_calls` (`{id, name, arguments,
 //! requestor}`) and tool messages linked by `id` with an explicit `error` flag; calls the user
 //! simulator makes (`requestor: "user"`) are not the agent's and are left out with their results.
 //! The tasks' ground-truth actions (τ-bench `info.task.actions`, the τ² file's
@@ -55,6 +56,18 @@ pub(crate) fn read(
         };
         if let Some(traj) = value.get("traj").and_then(Value::as_array) {
             let session_id = run_id(&value, "task_id");
+            if let (true, Some(error)) = (traj.is_empty(), info_error(&value)) {
+                // run.py records a run whose model or tool raised as an empty `traj` with the
+                // exception in `info.error`; τ-bench scores it 0, so it stays a failed trial.
+                diagnostics.push(Diagnostic::warning(
+                    file,
+                    Some(line),
+                    format!(
+                        "τ-bench run {session_id:?} crashed before any message (its info.error: \
+                         {error}); read as a failed trial with no messages"
+                    ),
+                ));
+            }
             let mut conversation = Conversation::new(session_id.clone(), file, line);
             conversation.set_task_id(value.get("task_id").and_then(super::id_text));
             conversation.set_trial(trial_of(&value, value.get("reward")));
@@ -125,20 +138,26 @@ fn broken_run(run: &Value) -> String {
             describe(traj)
         ),
     };
-    if let Some(error) = run.get("info").and_then(|info| info.get("error")) {
-        // The first line of the error is enough to recognise it (tracebacks are long).
-        let text = content_text(error.clone());
-        let first_line = text.lines().next().unwrap_or_default();
-        let shown: String = first_line.chars().take(ERROR_CHARS).collect();
-        let cut = if shown.len() < text.trim_end().len() {
-            "…"
-        } else {
-            ""
-        };
-        message.push_str(&format!(" (its info.error: {shown}{cut})"));
+    if let Some(error) = info_error(run) {
+        message.push_str(&format!(" (its info.error: {error})"));
     }
     message.push_str("; left out");
     message
+}
+
+/// The first line of a run's `info.error`, cut to [`ERROR_CHARS`] (tracebacks are long; the first
+/// line is enough to recognise the error).
+fn info_error(run: &Value) -> Option<String> {
+    let error = run.get("info")?.get("error")?;
+    let text = content_text(error.clone());
+    let first_line = text.lines().next().unwrap_or_default();
+    let shown: String = first_line.chars().take(ERROR_CHARS).collect();
+    let cut = if shown.len() < text.trim_end().len() {
+        "…"
+    } else {
+        ""
+    };
+    Some(format!("{shown}{cut}"))
 }
 
 /// A task label from an `actions` list, or a diagnostic when the list does not read.
@@ -262,4 +281,51 @@ fn simulation_session(
         }
     }
     conversation.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::split_records;
+
+    fn read_text(text: &str) -> (Vec<Session>, Vec<Diagnostic>) {
+        let mut diagnostics = Vec::new();
+        let split = split_records("runs.json", text, &mut diagnostics);
+        let (sessions, _) = read("runs.json", &split, &mut diagnostics);
+        (sessions, diagnostics)
+    }
+
+    /// τ-bench's run.py writes a run whose model call raised as `"traj": []` with the exception in
+    /// `info.error` (not a missing or null `traj`): it read as an empty session and the crash
+    /// was nowhere to be seen.
+    #[test]
+    fn a_tau_bench_run_that_crashed_with_an_empty_traj_is_a_failed_trial_with_a_warning() {
+        let (sessions, diagnostics) = read_text(
+            r#"[{"task_id": 57, "reward": 0.0, "trial": 0, "traj": [],
+                 "info": {"error": "litellm.InternalServerError: overloaded", "traceback": "Traceback (most recent call last):\n  x"}}]"#,
+        );
+        assert_eq!(sessions.len(), 1);
+        assert!(sessions[0].events.is_empty());
+        assert_eq!(
+            sessions[0].trial.as_ref().map(|trial| trial.reward),
+            Some(0.0)
+        );
+        let messages: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            [
+                "runs.json:1: warning: τ-bench run \"task_57.trial_0\" crashed before any message \
+              (its info.error: litellm.InternalServerError: overloaded); read as a failed trial \
+              with no messages"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_empty_traj_without_an_error_gives_no_warning() {
+        let (sessions, diagnostics) =
+            read_text(r#"[{"task_id": 1, "reward": 0.0, "trial": 0, "traj": [], "info": {}}]"#);
+        assert_eq!(sessions.len(), 1);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    }
 }
