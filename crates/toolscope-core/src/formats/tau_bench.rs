@@ -1,6 +1,7 @@
 //! τ-bench and τ²-bench results: τ-bench's `EnvRunResult` arrays (`task_id`, `trial`, `reward`,
-//! `traj` of OpenAI Chat messages) and τ²-bench's results (`{"simulations": [{"messages"}]}`), one
-//! session per run.
+//! `traj` of OpenAI Chat messages) and τ²-bench's results (`{"simulations": [{"messages"}]}`, or
+//! the directory format's `simulations/<id>.json` one simulation each and its `results.json` of
+//! tasks), one session per run.
 //!
 //! ```json
 //! [{"task_id": 6, "trial": 0, "reward": 1.0,
@@ -31,10 +32,29 @@ use crate::inputs::task_labels::{actions_from, TaskLabel, TaskTarget};
 use crate::json::{parse_value, Split};
 use crate::model::{Origin, Session, Trial};
 
-/// Whether a record is a τ-bench run or a τ²-bench results file.
+/// Whether a record is a τ-bench run, a τ²-bench results file, or one of the two files of
+/// τ²-bench's directory format (a simulation, or the results' metadata).
 pub(crate) fn is_tau(value: &Value) -> bool {
     value.get("traj").is_some_and(Value::is_array) && value.get("task_id").is_some()
         || value.get("simulations").is_some_and(Value::is_array)
+        || is_simulation(value)
+        || is_results_metadata(value)
+}
+
+/// One τ²-bench simulation on its own, as the directory format keeps each in
+/// `simulations/<id>.json` (`tau2 convert-results --to dir`, and voice runs by default).
+fn is_simulation(value: &Value) -> bool {
+    value.get("messages").is_some_and(Value::is_array)
+        && value.get("task_id").is_some()
+        && (value.get("reward_info").is_some() || value.get("termination_reason").is_some())
+}
+
+/// The `results.json` of τ²-bench's directory format: the tasks and a `simulation_index`, the
+/// simulations themselves in files beside it.
+fn is_results_metadata(value: &Value) -> bool {
+    value.get("simulation_index").is_some_and(Value::is_array)
+        && value.get("tasks").is_some_and(Value::is_array)
+        && value.get("simulations").is_none()
 }
 
 /// Reads every run, and the task labels its tasks' actions give.
@@ -95,24 +115,27 @@ pub(crate) fn read(
                 }
                 sessions.push(session);
             }
-            // The file lists its tasks with their criteria: label the tasks it ran.
-            for task in value
-                .get("tasks")
-                .and_then(Value::as_array)
+            push_run_tasks(file, &origin, &value, &run_tasks, &mut tasks, diagnostics);
+        } else if is_simulation(&value) {
+            sessions.push(simulation_session(file, line, &value, diagnostics));
+        } else if is_results_metadata(&value) {
+            let index = value.get("simulation_index").and_then(Value::as_array);
+            let run_tasks: Vec<String> = index
                 .into_iter()
                 .flatten()
-            {
-                let Some(id) = task.get("id").and_then(super::id_text) else {
-                    continue;
-                };
-                let actions = task
-                    .get("evaluation_criteria")
-                    .and_then(|criteria| criteria.get("actions"));
-                if let (true, Some(actions)) = (run_tasks.contains(&id), actions) {
-                    let target = TaskTarget::Task(id);
-                    push_task(file, &origin, target, actions, &mut tasks, diagnostics);
-                }
-            }
+                .filter_map(|entry| entry.get("task_id").and_then(super::id_text))
+                .collect();
+            diagnostics.push(Diagnostic::warning(
+                file,
+                Some(line),
+                format!(
+                    "τ²-bench results in the directory format: this file holds the tasks and an \
+                     index of {} simulations, whose messages are in simulations/<id>.json beside \
+                     it (read those too); only the run tasks' actions are read here, as labels",
+                    index.map_or(0, Vec::len)
+                ),
+            ));
+            push_run_tasks(file, &origin, &value, &run_tasks, &mut tasks, diagnostics);
         } else if value.get("task_id").is_some() {
             diagnostics.push(Diagnostic::error(file, Some(line), broken_run(&value)));
         } else {
@@ -122,6 +145,40 @@ pub(crate) fn read(
         }
     }
     (sessions, tasks)
+}
+
+/// The task labels of a τ² results file: the actions of the tasks it lists that were run.
+fn push_run_tasks(
+    file: &str,
+    origin: &Origin,
+    results: &Value,
+    run_tasks: &[String],
+    tasks: &mut Vec<TaskLabel>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for task in results
+        .get("tasks")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(id) = task.get("id").and_then(super::id_text) else {
+            continue;
+        };
+        let actions = task
+            .get("evaluation_criteria")
+            .and_then(|criteria| criteria.get("actions"));
+        if let (true, Some(actions)) = (run_tasks.contains(&id), actions) {
+            push_task(
+                file,
+                origin,
+                TaskTarget::Task(id),
+                actions,
+                tasks,
+                diagnostics,
+            );
+        }
+    }
 }
 
 /// Most characters of a crashed run's error a diagnostic quotes.
@@ -319,6 +376,50 @@ mod tests {
               with no messages"
             ]
         );
+    }
+
+    /// τ²-bench's directory format keeps each simulation in a file of its own: it was read as
+    /// OpenAI Chat (τ²'s flat calls and `id`-linked results not linked, no task or reward).
+    #[test]
+    fn a_tau2_simulation_file_of_the_directory_format_is_one_tau2_session() {
+        let simulation = r##"{"id": "sim-9", "task_id": "88", "trial": 0,
+            "termination_reason": "user_stop", "reward_info": {"reward": 1.0},
+            "messages": [
+              {"role": "user", "content": "Cancel my order."},
+              {"role": "assistant", "content": null, "tool_calls": [
+                {"id": "c1", "name": "cancel_pending_order", "arguments": {"order_id": "#W1"}, "requestor": "assistant"}]},
+              {"role": "tool", "id": "c1", "content": "Error: order not found", "requestor": "assistant", "error": true}]}"##;
+        assert!(is_tau(&serde_json::from_str(simulation).unwrap()));
+        let (sessions, diagnostics) = read_text(simulation);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let [session] = sessions.as_slice() else {
+            panic!("{sessions:?}")
+        };
+        assert_eq!(session.session_id, "sim-9");
+        assert_eq!(session.task_id.as_deref(), Some("88"));
+        assert_eq!(session.trial.as_ref().map(|trial| trial.reward), Some(1.0));
+        let calls = session
+            .events
+            .iter()
+            .filter(|event| matches!(event, crate::model::Event::ToolUse(_)))
+            .count();
+        assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn the_results_json_of_the_directory_format_gives_the_run_tasks_labels_and_a_warning() {
+        let metadata = r##"{"info": {}, "simulation_index": [{"id": "sim-9", "task_id": "88", "trial": 0}],
+            "tasks": [
+              {"id": "88", "evaluation_criteria": {"actions": [{"name": "cancel_pending_order", "arguments": {"order_id": "#W1"}}]}},
+              {"id": "89", "evaluation_criteria": {"actions": [{"name": "get_user_details", "arguments": {}}]}}]}"##;
+        let mut diagnostics = Vec::new();
+        let split = split_records("results.json", metadata, &mut diagnostics);
+        let (sessions, tasks) = read("results.json", &split, &mut diagnostics);
+        assert!(sessions.is_empty());
+        assert_eq!(tasks.len(), 1);
+        assert_eq!(tasks[0].target, TaskTarget::Task("88".to_string()));
+        assert_eq!(diagnostics.len(), 1);
+        assert!(diagnostics[0].to_string().contains("simulations/<id>.json"));
     }
 
     #[test]
