@@ -105,7 +105,9 @@ fn looks_for(format: TraceFormat) -> &'static str {
         }
         TraceFormat::Inspect => "a log with \"eval\" and \"samples\", or a .eval ZIP archive",
         TraceFormat::Bfcl => "lines with \"id\" and \"question\" or \"ground_truth\"",
-        TraceFormat::TauBench => "runs with \"task_id\" and \"traj\", or \"simulations\"",
+        TraceFormat::TauBench => {
+            "runs with \"task_id\" and \"traj\", \"simulations\", or a τ² simulation or results index"
+        }
         TraceFormat::ClaudeCode => {
             "records with \"sessionId\", \"uuid\" and \"type\" user/assistant (Claude Code)"
         }
