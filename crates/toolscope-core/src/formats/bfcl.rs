@@ -45,12 +45,14 @@ pub(crate) fn is_bfcl(value: &Value) -> bool {
 }
 
 /// Reads questions and model results as sessions (a result completes its question's session,
-/// see [`super::join_bfcl_results`]), and answers as labels.
+/// see [`super::join_bfcl_results`]), and answers as labels; also counts the multi-turn results
+/// left out by design (each with a warning), which a file of them is made of.
 pub(crate) fn read(
     file: &str,
     split: &Split<'_>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Vec<Session>, Vec<Label>) {
+) -> (Vec<Session>, Vec<Label>, usize) {
+    let mut multi_turn_results = 0;
     let mut sessions = Vec::new();
     let mut labels = Vec::new();
     let mut tool_lists = ToolLists::default();
@@ -73,6 +75,9 @@ pub(crate) fn read(
             continue;
         };
         if let Some(result) = value.get("result") {
+            if super::bfcl_results::is_multi_turn(result) {
+                multi_turn_results += 1;
+            }
             let read = super::bfcl_results::session(file, record.line, &id, result, diagnostics);
             sessions.extend(read);
         } else if let Some(truth) = value.get("ground_truth") {
@@ -111,7 +116,7 @@ pub(crate) fn read(
             )));
         }
     }
-    (sessions, labels)
+    (sessions, labels, multi_turn_results)
 }
 
 /// What a BFCL label says of the arguments.

@@ -287,6 +287,8 @@ pub fn read_traces_reporting(
         format: Some((format, reason)),
         ..TraceRead::default()
     };
+    // Records a reader leaves out by design, each with a warning: a file of only those was read.
+    let mut left_out_by_design = 0;
     match format {
         TraceFormat::Native => {
             read.sessions = native::read_reporting(file, &split, diagnostics, progress)
@@ -330,9 +332,10 @@ pub fn read_traces_reporting(
             read.tasks = tasks;
         }
         TraceFormat::Bfcl => {
-            let (sessions, labels) = bfcl::read(file, &split, diagnostics);
+            let (sessions, labels, multi_turn_results) = bfcl::read(file, &split, diagnostics);
             read.sessions = sessions;
             read.labels = labels;
+            left_out_by_design = multi_turn_results;
         }
     }
     let is_nothing_read =
@@ -340,7 +343,7 @@ pub fn read_traces_reporting(
     let has_errors = diagnostics[before..]
         .iter()
         .any(|diagnostic| diagnostic.severity == Severity::Error);
-    if is_nothing_read && !split.records.is_empty() && !has_errors {
+    if is_nothing_read && split.records.len() > left_out_by_design && !has_errors {
         // Nothing was read and no error says so (records were skipped or left out with
         // warnings): the file as a whole is input that could not be read.
         let records = match split.records.len() {
