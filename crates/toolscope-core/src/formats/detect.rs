@@ -222,6 +222,7 @@ fn recognise_spans(probe: &Probe, openinference: bool) -> Option<&'static str> {
         );
     }
     let is_spans = first.get("resourceSpans").is_some()
+        || super::otlp_json::phoenix_page(first).is_some()
         || super::otlp_json::is_bare_span(first)
         || super::otlp_json::is_attribute_map(first);
     if !is_spans {

@@ -1,5 +1,6 @@
 //! OpenInference span exports (Arize Phoenix and the OpenInference instrumentations), in OTLP/JSON
-//! (read by `otlp`, one session per trace, or per `session.id`) or as flat attribute maps.
+//! (read by `otlp`, one session per trace, or per `session.id`) or as flat attribute maps; Phoenix's
+//! REST pages of spans and its spans dataframe's rows are decoded to the same spans by `otlp_json`.
 //!
 //! ```json
 //! {"openinference.span.kind": "LLM",
@@ -147,4 +148,122 @@ fn args(value: Option<&Value>) -> Args {
             .cloned()
             .unwrap_or_else(|| Value::Object(Default::default())),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::formats::{read_traces, TraceFormat};
+    use crate::model::{Event, ResultStatus};
+
+    /// The format read and, per event, a short line: calls by name and results by status.
+    fn read(text: &str) -> (Option<TraceFormat>, Vec<String>) {
+        let mut diagnostics = Vec::new();
+        let read = read_traces("spans.json", text.as_bytes(), &mut diagnostics);
+        let events = read
+            .sessions
+            .iter()
+            .flat_map(|session| &session.events)
+            .filter_map(|event| match event {
+                Event::ToolUse(call) => Some(format!("call {}", call.name)),
+                Event::ToolResult(result) => Some(format!(
+                    "result {} {}",
+                    if result.status == ResultStatus::Error {
+                        "error"
+                    } else {
+                        "ok"
+                    },
+                    result.content.as_deref().unwrap_or_default()
+                )),
+                _ => None,
+            })
+            .collect();
+        (read.format.map(|(format, _)| format), events)
+    }
+
+    #[test]
+    fn phoenix_rest_spans_page_reads_its_spans_with_span_kind_as_their_kind() {
+        // `GET /v1/projects/{project}/spans`: the spans under "data", the OpenInference kind
+        // only in `span_kind` (Phoenix leaves it out of the attributes).
+        let page = r#"{"data": [
+            {"id": "U3Bhbjo0", "name": "issue_refund",
+             "context": {"trace_id": "ac2c", "span_id": "1fd8"}, "span_kind": "TOOL",
+             "parent_id": null, "start_time": "2026-12-02T06:36:37.971827+00:00",
+             "status_code": "ERROR", "status_message": "RefundError: window closed",
+             "attributes": {"tool.name": "issue_refund", "input.value": "{\"order_id\": \"A1\"}"},
+             "events": []}],
+          "next_cursor": null}"#;
+        let (format, events) = read(page);
+        assert_eq!(format, Some(TraceFormat::Openinference));
+        assert_eq!(
+            events,
+            [
+                "call issue_refund",
+                "result error RefundError: window closed"
+            ]
+        );
+    }
+
+    #[test]
+    fn phoenix_otlpv1_spans_read_their_snake_case_values_beside_nulls() {
+        // `GET /v1/projects/{project}/spans/otlpv1`: every AnyValue field written, the unused
+        // ones null.
+        let value = |text: &str| {
+            format!(
+                r#"{{"array_value": null, "bool_value": null, "bytes_value": null,
+                    "double_value": null, "int_value": null, "kvlist_value": null,
+                    "string_value": "{text}"}}"#
+            )
+        };
+        let page = format!(
+            r#"{{"data": [{{"name": "lookup_order", "trace_id": "ac2c", "span_id": "6c33",
+                 "start_time_unix_nano": 1796193397872133120,
+                 "status": {{"code": 1, "message": null}},
+                 "attributes": [
+                   {{"key": "openinference.span.kind", "value": {}}},
+                   {{"key": "tool.name", "value": {}}},
+                   {{"key": "output.value", "value": {}}}]}}],
+               "next_cursor": null}}"#,
+            value("TOOL"),
+            value("lookup_order"),
+            value("delivered")
+        );
+        let (format, events) = read(&page);
+        assert_eq!(format, Some(TraceFormat::Openinference));
+        assert_eq!(events, ["call lookup_order", "result ok delivered"]);
+    }
+
+    #[test]
+    fn phoenix_spans_dataframe_rows_read_their_nested_attribute_columns() {
+        // `get_spans_dataframe()` written by `DataFrame.to_json(orient="records")`: ids in
+        // `context.*` columns, attributes in `attributes.*` columns whose values nest the rest
+        // of the key, and null for every column a span does not have.
+        let rows = r#"[
+            {"name": "ChatCompletion", "span_kind": "LLM", "parent_id": null,
+             "start_time": "2026-12-02T06:36:37.912Z", "status_code": "OK",
+             "context.span_id": "6c33", "context.trace_id": "ac2c",
+             "attributes.openinference.span.kind": "LLM",
+             "attributes.llm.input_messages": [{"message.content": "Refund A1", "message.role": "user"}],
+             "attributes.llm.output_messages": [{"message.role": "assistant",
+               "message.tool_calls": [{"tool_call.id": "call_1",
+                 "tool_call.function.name": "issue_refund",
+                 "tool_call.function.arguments": "{\"order_id\": \"A1\"}"}]}],
+             "attributes.tool.name": null},
+            {"name": "issue_refund", "span_kind": "TOOL", "parent_id": null,
+             "start_time": "2026-12-02T06:36:37.971Z", "status_code": "ERROR",
+             "status_message": "RefundError: window closed",
+             "context.span_id": "1fd8", "context.trace_id": "ac2c",
+             "attributes.openinference.span.kind": "TOOL",
+             "attributes.llm.input_messages": null,
+             "attributes.tool.name": "issue_refund",
+             "attributes.tool.parameters": {"type": "object", "required": ["order_id"]}}]"#;
+        let (format, events) = read(rows);
+        assert_eq!(format, Some(TraceFormat::Openinference));
+        assert_eq!(
+            events,
+            [
+                "call issue_refund",
+                "result error RefundError: window closed"
+            ]
+        );
+    }
 }

@@ -3,7 +3,8 @@
 //! Real exporters deviate from the protobuf JSON mapping, and all of these are read: enum names
 //! for `kind` and `status.code` (`"STATUS_CODE_ERROR"`), base64 or upper-case hex ids,
 //! `intValue` as a bare number, an empty `status`, attributes as a plain map, snake_case keys
-//! (`trace_id`, `parent_id`) and Phoenix's top-level `status_code`. OTLP logs exports
+//! (`trace_id`, `parent_id`) and Phoenix's top-level `status_code`; Phoenix's own exports (its REST
+//! API's pages of spans, snake_case `AnyValue`s, its spans dataframe's rows) too. OTLP logs exports
 //! (`resourceLogs`) are read for their GenAI events (see `otel_events`).
 
 use serde_json::{Map, Value};
@@ -75,6 +76,18 @@ pub(crate) fn read_spans(
                     "log record that is not a GenAI event; left out",
                 )),
             }
+        } else if let Some(page) = phoenix_page(&value) {
+            for span in page {
+                let index = spans.len() + 1;
+                match span_from_value(span, record.line, index) {
+                    Ok(span) => spans.push(span),
+                    Err(message) => diagnostics.push(Diagnostic::error(
+                        file,
+                        Some(record.line),
+                        format!("span {index}: {message}; left out"),
+                    )),
+                }
+            }
         } else if is_bare_span(&value) {
             let index = spans.len() + 1;
             match span_from_value(&value, record.line, index) {
@@ -137,8 +150,12 @@ pub(crate) fn attribute_keys(record: &Value) -> Vec<String> {
                 }
             }
         }
+    } else if let Some(page) = phoenix_page(record) {
+        for span in page {
+            keys.extend(span_attributes(span).keys().cloned());
+        }
     } else if is_bare_span(record) {
-        add(record.get("attributes"));
+        keys.extend(span_attributes(record).keys().cloned());
     } else if is_attribute_map(record) {
         add(Some(record));
     }
@@ -147,10 +164,85 @@ pub(crate) fn attribute_keys(record: &Value) -> Vec<String> {
 
 /// A span on its own: it has a trace id and a name.
 pub(crate) fn is_bare_span(value: &Value) -> bool {
-    let has_trace = ["traceId", "trace_id", "context"]
+    let has_trace = ["traceId", "trace_id", "context", "context.trace_id"]
         .iter()
         .any(|key| value.get(*key).is_some());
     has_trace && value.get("name").is_some()
+}
+
+/// The spans of a page of Phoenix's REST API (`/v1/projects/{project}/spans` and its
+/// `/spans/otlpv1`): `{"data": [span, …], "next_cursor": …}`.
+pub(crate) fn phoenix_page(value: &Value) -> Option<&[Value]> {
+    let page = value.get("data")?.as_array()?;
+    page.first()
+        .is_some_and(is_bare_span)
+        .then_some(page.as_slice())
+}
+
+/// The OpenInference span kinds, as Phoenix writes them in a span's own `span_kind`.
+const OPENINFERENCE_KINDS: [&str; 10] = [
+    "LLM",
+    "TOOL",
+    "CHAIN",
+    "AGENT",
+    "RETRIEVER",
+    "EMBEDDING",
+    "RERANKER",
+    "GUARDRAIL",
+    "EVALUATOR",
+    "PROMPT",
+];
+
+/// A span's attributes as one flat map of dotted keys, however the export holds them: an OTLP
+/// key-value list, a map, or (a row of Phoenix's spans dataframe, as `DataFrame.to_json` writes
+/// it) `attributes.`-prefixed columns whose values nest the rest of the key
+/// (`"attributes.llm.input_messages": [{"message.role": "user"}]`). Phoenix keeps the
+/// OpenInference kind in the span's `span_kind` and leaves it out of the attributes of its REST
+/// API's spans; it is put back as `openinference.span.kind`.
+fn span_attributes(value: &Value) -> Map<String, Value> {
+    let mut attributes = match value.get("attributes") {
+        Some(Value::Array(list)) => key_values(list),
+        Some(Value::Object(map)) => map.clone(),
+        _ => {
+            let mut flat = Map::new();
+            let columns = value.as_object().into_iter().flatten();
+            for (column, cell) in columns {
+                if let Some(key) = column.strip_prefix("attributes.") {
+                    flatten_into(&mut flat, key.to_string(), cell);
+                }
+            }
+            flat
+        }
+    };
+    let kind = value.get("span_kind").and_then(Value::as_str);
+    if let Some(kind) = kind.filter(|kind| OPENINFERENCE_KINDS.contains(kind)) {
+        attributes
+            .entry("openinference.span.kind")
+            .or_insert_with(|| Value::String(kind.to_string()));
+    }
+    attributes
+}
+
+/// `value` under `key` as OpenTelemetry flattens attributes: objects and lists of objects
+/// into dotted keys (`llm.input_messages.0.message.role`), other lists and scalars as they are;
+/// a null (a column the span does not have) is no attribute.
+fn flatten_into(flat: &mut Map<String, Value>, key: String, value: &Value) {
+    match value {
+        Value::Null => {}
+        Value::Object(map) => {
+            for (inner, value) in map {
+                flatten_into(flat, format!("{key}.{inner}"), value);
+            }
+        }
+        Value::Array(list) if list.iter().any(Value::is_object) => {
+            for (index, value) in list.iter().enumerate() {
+                flatten_into(flat, format!("{key}.{index}"), value);
+            }
+        }
+        other => {
+            flat.insert(key, other.clone());
+        }
+    }
 }
 
 /// A flat map of span attributes, as span attribute dumps and test fixtures hold them.
@@ -171,6 +263,7 @@ fn span_from_value(value: &Value, line: usize, index: usize) -> Result<Span, Str
             .get(camel)
             .or_else(|| value.get(snake))
             .or_else(|| context.and_then(|context| context.get(snake)))
+            .or_else(|| value.get(format!("context.{snake}").as_str()))
     };
     let trace_id = field("traceId", "trace_id")
         .and_then(Value::as_str)
@@ -196,12 +289,7 @@ fn span_from_value(value: &Value, line: usize, index: usize) -> Result<Span, Str
         .and_then(Value::as_str)
         .filter(|message| !message.is_empty())
         .map(str::to_string);
-    let attributes = match value.get("attributes") {
-        Some(Value::Array(list)) => key_values(list),
-        Some(Value::Object(map)) => map.clone(),
-        _ => Map::new(),
-    };
-    let mut attributes = attributes;
+    let mut attributes = span_attributes(value);
     let events: Vec<(String, Value)> = value
         .get("events")
         .and_then(Value::as_array)
@@ -286,16 +374,23 @@ pub(crate) fn key_values(list: &[Value]) -> Map<String, Value> {
         .collect()
 }
 
-/// An OTLP `AnyValue` as plain JSON (`intValue` as a decimal string or a bare number).
+/// An OTLP `AnyValue` as plain JSON (`intValue` as a decimal string or a bare number). Phoenix's
+/// `/spans/otlpv1` writes the fields in snake_case with every other one `null`
+/// (`{"string_value": "x", "int_value": null, …}`).
 pub(crate) fn any_value(value: &Value) -> Value {
     let Some(map) = value.as_object() else {
         return value.clone();
     };
-    if let Some(text) = map.get("stringValue") {
+    let field = |camel: &str, snake: &str| {
+        map.get(camel)
+            .or_else(|| map.get(snake))
+            .filter(|value| !value.is_null())
+    };
+    if let Some(text) = field("stringValue", "string_value") {
         text.clone()
-    } else if let Some(flag) = map.get("boolValue") {
+    } else if let Some(flag) = field("boolValue", "bool_value") {
         flag.clone()
-    } else if let Some(int) = map.get("intValue") {
+    } else if let Some(int) = field("intValue", "int_value") {
         match int {
             Value::String(text) => text
                 .parse::<i64>()
@@ -303,15 +398,15 @@ pub(crate) fn any_value(value: &Value) -> Value {
                 .unwrap_or_else(|_| int.clone()),
             other => other.clone(),
         }
-    } else if let Some(double) = map.get("doubleValue") {
+    } else if let Some(double) = field("doubleValue", "double_value") {
         double.clone()
-    } else if let Some(array) = map.get("arrayValue") {
+    } else if let Some(array) = field("arrayValue", "array_value") {
         let values = array.get("values").and_then(Value::as_array);
         Value::Array(values.into_iter().flatten().map(any_value).collect())
-    } else if let Some(kvlist) = map.get("kvlistValue") {
+    } else if let Some(kvlist) = field("kvlistValue", "kvlist_value") {
         let values = kvlist.get("values").and_then(Value::as_array);
         Value::Object(key_values(values.map_or(&[][..], Vec::as_slice)))
-    } else if let Some(bytes) = map.get("bytesValue") {
+    } else if let Some(bytes) = field("bytesValue", "bytes_value") {
         bytes.clone()
     } else {
         Value::Null
