@@ -66,10 +66,24 @@ pub(crate) fn role_of(span: &Span) -> SpanRole {
             if output.is_empty() {
                 output = super::messages::items_of(span.json("output.value"), false);
             }
+            // openinference-vercel writes a text answer only as `output.value` (text/plain).
+            if output.is_empty() && span.str("output.mime_type") == Some("text/plain") {
+                let text = span.str("output.value").unwrap_or_default();
+                if !text.is_empty() {
+                    output = vec![vec![Item::Assistant(text.to_string())]];
+                }
+            }
+            // …and the tools only in the Vercel AI SDK's own `ai.prompt.tools`.
+            let tools = if tools.is_empty() {
+                span.json("ai.prompt.tools")
+                    .map(super::otel_genai::decode_each)
+            } else {
+                Some(Value::Array(tools))
+            };
             SpanRole::Inference {
                 input,
                 output,
-                tools: (!tools.is_empty()).then_some(Value::Array(tools)),
+                tools,
                 is_summary: false,
             }
         }
@@ -142,12 +156,22 @@ fn message_items(message: &Value) -> Vec<Item> {
     items
 }
 
+/// A call's arguments; openinference-vercel encodes the JSON text of the arguments once more
+/// (`"\"{\\\"order_id\\\": …}\""`), and that string is read as the arguments it holds.
 fn args(value: Option<&Value>) -> Args {
-    Args::from_sent(
-        value
-            .cloned()
-            .unwrap_or_else(|| Value::Object(Default::default())),
-    )
+    let value = value
+        .cloned()
+        .unwrap_or_else(|| Value::Object(Default::default()));
+    let twice_encoded = match &value {
+        Value::String(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::String(inner)) if serde_json::from_str::<Value>(&inner).is_ok() => {
+                Some(inner)
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    Args::from_sent(twice_encoded.map_or(value, Value::String))
 }
 
 #[cfg(test)]
@@ -265,5 +289,91 @@ mod tests {
                 "result error RefundError: window closed"
             ]
         );
+    }
+
+    /// A span of openinference-vercel's, Phoenix REST style, in trace `ab01` with these attributes.
+    fn vercel_span(name: &str, start: &str, attributes: serde_json::Value) -> String {
+        serde_json::json!({
+            "name": name, "context": {"trace_id": "ab01", "span_id": start},
+            "span_kind": "LLM", "start_time": format!("2026-12-02T07:25:24.{start}+00:00"),
+            "status_code": "OK", "attributes": attributes,
+        })
+        .to_string()
+    }
+
+    fn read_session(text: &str) -> crate::model::Session {
+        let mut diagnostics = Vec::new();
+        let mut read = read_traces("spans.jsonl", text.as_bytes(), &mut diagnostics);
+        assert_eq!(read.sessions.len(), 1, "{diagnostics:?}");
+        read.sessions.remove(0)
+    }
+
+    #[test]
+    fn vercel_arguments_encoded_twice_read_as_the_arguments() {
+        let span = vercel_span(
+            "ai.generateText.doGenerate",
+            "296",
+            serde_json::json!({
+                "llm.output_messages.0.message.role": "assistant",
+                "llm.output_messages.0.message.tool_calls.0.tool_call.id": "call_1",
+                "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "lookup_order",
+                "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments":
+                    "\"{\\\"order_id\\\": \\\"A1234\\\"}\""
+            }),
+        );
+        let session = read_session(&format!("{span}\n"));
+        let call = session
+            .events
+            .iter()
+            .find_map(|event| match event {
+                Event::ToolUse(call) => Some(call),
+                _ => None,
+            })
+            .expect("a call");
+        assert_eq!(
+            call.args.json(),
+            Some(&serde_json::json!({"order_id": "A1234"}))
+        );
+    }
+
+    #[test]
+    fn vercel_text_answer_only_in_output_value_is_the_assistants_reply() {
+        let span = vercel_span(
+            "ai.generateText.doGenerate",
+            "513",
+            serde_json::json!({
+                "llm.input_messages.0.message.role": "user",
+                "llm.input_messages.0.message.content": "Refund A1",
+                "output.mime_type": "text/plain",
+                "output.value": "The refund window has closed."
+            }),
+        );
+        let session = read_session(&format!("{span}\n"));
+        assert!(session.events.iter().any(|event| matches!(
+            event,
+            Event::Assistant { content } if content == "The refund window has closed."
+        )));
+    }
+
+    #[test]
+    fn vercel_tools_only_in_ai_prompt_tools_are_the_sessions_tools() {
+        let tool = r#"{"type":"function","name":"lookup_order","inputSchema":{"type":"object"}}"#;
+        let span = vercel_span(
+            "ai.generateText.doGenerate",
+            "296",
+            serde_json::json!({
+                "llm.input_messages.0.message.role": "user",
+                "llm.input_messages.0.message.content": "Where is A1?",
+                "ai.prompt.tools": [tool]
+            }),
+        );
+        let session = read_session(&format!("{span}\n"));
+        let names: Vec<String> = session
+            .tools
+            .iter()
+            .flat_map(|tools| tools.iter())
+            .map(|tool| tool.name.clone())
+            .collect();
+        assert_eq!(names, ["lookup_order"]);
     }
 }

@@ -172,7 +172,7 @@ fn vercel_tool_calls(span: &Span) -> Option<Value> {
 }
 
 /// The Vercel AI SDK writes `ai.prompt.tools` as a list of JSON strings.
-fn decode_each(tools: Value) -> Value {
+pub(crate) fn decode_each(tools: Value) -> Value {
     match tools {
         Value::Array(items) => Value::Array(
             items
