@@ -152,10 +152,20 @@ pub(crate) fn attribute_keys(record: &Value) -> Vec<String> {
         }
     } else if let Some(page) = phoenix_page(record) {
         for span in page {
-            keys.extend(span_attributes(span).keys().cloned());
+            keys.extend(
+                span_attributes(span)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(key, _)| key),
+            );
         }
     } else if is_bare_span(record) {
-        keys.extend(span_attributes(record).keys().cloned());
+        keys.extend(
+            span_attributes(record)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(key, _)| key),
+        );
     } else if is_attribute_map(record) {
         add(Some(record));
     }
@@ -193,23 +203,42 @@ const OPENINFERENCE_KINDS: [&str; 10] = [
     "PROMPT",
 ];
 
+/// How many times the bytes of a dataframe row's `attributes.*` columns their flattened keys may
+/// take: a key repeats every prefix above it, so a long key over a wide object would otherwise
+/// grow without bound (a 10 kB key over 10,000 leaves is 100 MB of keys).
+const FLATTENED_KEYS_PER_BYTE: usize = 8;
+
 /// A span's attributes as one flat map of dotted keys, however the export holds them: an OTLP
 /// key-value list, a map, or (a row of Phoenix's spans dataframe, as `DataFrame.to_json` writes
 /// it) `attributes.`-prefixed columns whose values nest the rest of the key
 /// (`"attributes.llm.input_messages": [{"message.role": "user"}]`). Phoenix keeps the
 /// OpenInference kind in the span's `span_kind` and leaves it out of the attributes of its REST
-/// API's spans; it is put back as `openinference.span.kind`.
-fn span_attributes(value: &Value) -> Map<String, Value> {
+/// API's spans; it is put back as `openinference.span.kind`. An error when the columns'
+/// flattened keys would take more than [`FLATTENED_KEYS_PER_BYTE`] times their own size.
+fn span_attributes(value: &Value) -> Result<Map<String, Value>, String> {
     let mut attributes = match value.get("attributes") {
         Some(Value::Array(list)) => key_values(list),
         Some(Value::Object(map)) => map.clone(),
         _ => {
             let mut flat = Map::new();
-            let columns = value.as_object().into_iter().flatten();
-            for (column, cell) in columns {
-                if let Some(key) = column.strip_prefix("attributes.") {
-                    flatten_into(&mut flat, key.to_string(), cell);
-                }
+            let columns: Vec<(&str, &Value)> = value
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter_map(|(column, cell)| Some((column.strip_prefix("attributes.")?, cell)))
+                .collect();
+            let size: usize = columns
+                .iter()
+                .map(|(key, cell)| key.len() + text_size(cell))
+                .sum();
+            let mut budget = size.saturating_mul(FLATTENED_KEYS_PER_BYTE);
+            for (key, cell) in columns {
+                flatten_into(&mut flat, key.to_string(), cell, &mut budget).map_err(|()| {
+                    format!(
+                        "its attributes.* columns ({size} bytes) nest keys that flattened would \
+                         take more than {FLATTENED_KEYS_PER_BYTE} times that"
+                    )
+                })?;
             }
             flat
         }
@@ -220,29 +249,53 @@ fn span_attributes(value: &Value) -> Map<String, Value> {
             .entry("openinference.span.kind")
             .or_insert_with(|| Value::String(kind.to_string()));
     }
-    attributes
+    Ok(attributes)
+}
+
+/// About how many bytes of JSON text a value takes: its keys and strings, and a few per other
+/// value.
+fn text_size(value: &Value) -> usize {
+    match value {
+        Value::String(text) => text.len() + 2,
+        Value::Array(list) => 2 + list.iter().map(|item| text_size(item) + 1).sum::<usize>(),
+        Value::Object(map) => {
+            2 + map
+                .iter()
+                .map(|(key, item)| key.len() + 4 + text_size(item))
+                .sum::<usize>()
+        }
+        _ => 4,
+    }
 }
 
 /// `value` under `key` as OpenTelemetry flattens attributes: objects and lists of objects
 /// into dotted keys (`llm.input_messages.0.message.role`), other lists and scalars as they are;
-/// a null (a column the span does not have) is no attribute.
-fn flatten_into(flat: &mut Map<String, Value>, key: String, value: &Value) {
+/// a null (a column the span does not have) is no attribute. Each key made, an object's or a
+/// list's on the way to its leaves too, is taken from `budget`; an error once it is spent.
+fn flatten_into(
+    flat: &mut Map<String, Value>,
+    key: String,
+    value: &Value,
+    budget: &mut usize,
+) -> Result<(), ()> {
+    *budget = budget.checked_sub(key.len()).ok_or(())?;
     match value {
         Value::Null => {}
         Value::Object(map) => {
             for (inner, value) in map {
-                flatten_into(flat, format!("{key}.{inner}"), value);
+                flatten_into(flat, format!("{key}.{inner}"), value, budget)?;
             }
         }
         Value::Array(list) if list.iter().any(Value::is_object) => {
             for (index, value) in list.iter().enumerate() {
-                flatten_into(flat, format!("{key}.{index}"), value);
+                flatten_into(flat, format!("{key}.{index}"), value, budget)?;
             }
         }
         other => {
             flat.insert(key, other.clone());
         }
     }
+    Ok(())
 }
 
 /// A flat map of span attributes, as span attribute dumps and test fixtures hold them.
@@ -289,7 +342,7 @@ fn span_from_value(value: &Value, line: usize, index: usize) -> Result<Span, Str
         .and_then(Value::as_str)
         .filter(|message| !message.is_empty())
         .map(str::to_string);
-    let mut attributes = span_attributes(value);
+    let mut attributes = span_attributes(value)?;
     let events: Vec<(String, Value)> = value
         .get("events")
         .and_then(Value::as_array)
@@ -435,6 +488,35 @@ mod tests {
         assert_eq!(
             normalise_id("S/kvNXezTaajzpKdDg5HNg=="),
             "S/kvNXezTaajzpKdDg5HNg=="
+        );
+    }
+
+    /// A dataframe row whose column nests a long key over many leaves: flattened, every leaf's
+    /// key would repeat the long one (here 20 kB × 2,000 leaves, 40 MB of keys from 36 kB).
+    #[test]
+    fn nested_attribute_columns_that_would_flatten_past_their_budget_are_an_error() {
+        let leaves: Map<String, Value> = (0..2_000).map(|n| (n.to_string(), json!(1))).collect();
+        let long = "k".repeat(20_000);
+        let row = json!({"name": "x", "context.trace_id": "ab",
+                         "attributes.llm": {long.clone(): leaves}});
+        let error = span_attributes(&row).unwrap_err();
+        assert!(error.contains("more than 8 times"), "{error}");
+        // A chain of long keys, each prefix held while its children are flattened.
+        let mut chain = json!(1);
+        for _ in 0..100 {
+            chain = json!({long.clone(): chain});
+        }
+        let row = json!({"name": "x", "context.trace_id": "ab", "attributes.llm": chain});
+        assert!(span_attributes(&row).is_err());
+        // A real row's columns flatten within it.
+        let row = json!({"name": "x", "context.trace_id": "ab",
+            "attributes.llm.input_messages": [{"message.role": "user", "message.content": "hi"}],
+            "attributes.tool.name": null});
+        let flat = span_attributes(&row).unwrap();
+        assert_eq!(
+            Value::Object(flat),
+            json!({"llm.input_messages.0.message.role": "user",
+                   "llm.input_messages.0.message.content": "hi"})
         );
     }
 }
