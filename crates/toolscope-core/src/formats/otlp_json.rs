@@ -38,15 +38,7 @@ pub(crate) fn read_spans(
                 for scope in scopes.into_iter().flatten() {
                     let scope_spans = scope.get("spans").and_then(Value::as_array);
                     for span in scope_spans.into_iter().flatten() {
-                        let index = spans.len() + 1;
-                        match span_from_value(span, record.line, index) {
-                            Ok(span) => spans.push(span),
-                            Err(message) => diagnostics.push(Diagnostic::error(
-                                file,
-                                Some(record.line),
-                                format!("span {index}: {message}; left out"),
-                            )),
-                        }
+                        push_span(&mut spans, span, file, record.line, diagnostics);
                     }
                 }
             }
@@ -78,26 +70,10 @@ pub(crate) fn read_spans(
             }
         } else if let Some(page) = phoenix_page(&value) {
             for span in page {
-                let index = spans.len() + 1;
-                match span_from_value(span, record.line, index) {
-                    Ok(span) => spans.push(span),
-                    Err(message) => diagnostics.push(Diagnostic::error(
-                        file,
-                        Some(record.line),
-                        format!("span {index}: {message}; left out"),
-                    )),
-                }
+                push_span(&mut spans, span, file, record.line, diagnostics);
             }
         } else if is_bare_span(&value) {
-            let index = spans.len() + 1;
-            match span_from_value(&value, record.line, index) {
-                Ok(span) => spans.push(span),
-                Err(message) => diagnostics.push(Diagnostic::error(
-                    file,
-                    Some(record.line),
-                    format!("span {index}: {message}; left out"),
-                )),
-            }
+            push_span(&mut spans, &value, file, record.line, diagnostics);
         } else if is_attribute_map(&value) {
             let Value::Object(attributes) = value else {
                 continue;
@@ -170,6 +146,26 @@ pub(crate) fn attribute_keys(record: &Value) -> Vec<String> {
         add(Some(record));
     }
     keys
+}
+
+/// The span `value` read (at record `line`) and added to `spans`, or an error that names its
+/// place among them.
+fn push_span(
+    spans: &mut Vec<Span>,
+    value: &Value,
+    file: &str,
+    line: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let index = spans.len() + 1;
+    match span_from_value(value, line, index) {
+        Ok(span) => spans.push(span),
+        Err(message) => diagnostics.push(Diagnostic::error(
+            file,
+            Some(line),
+            format!("span {index}: {message}; left out"),
+        )),
+    }
 }
 
 /// A span on its own: it has a trace id and a name.
