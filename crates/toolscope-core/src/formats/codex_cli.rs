@@ -23,7 +23,8 @@
 //! carries no error flag, so a call's status comes from its end event (`exec_command_end`'s
 //! `exit_code`, `mcp_tool_call_end`'s `Err` or `isError`, `patch_apply_end`'s `success`),
 //! else from the output itself (a shell's `exit_code` metadata, `Exit code: N`, `Process exited
-//! with code N`, or Codex's own refusal `<tool> failed: …`; marked inferred), else the `Error:`
+//! with code N`, or Codex's own refusal `<tool> failed: …`, `unsupported call: <tool>` or
+//! `unsupported custom tool call: <tool>`; marked inferred), else the `Error:`
 //! convention. A unified exec command still running when its call returned (`Process running
 //! with session ID N`) ends in a later `write_stdin` poll of that session: the end event's status
 //! is that poll's, not the starting call's. A subagent's rollout
@@ -57,6 +58,11 @@ const RECORD_TYPES: [&str; 5] = [
     "turn_context",
     "compacted",
 ];
+
+/// Bookkeeping records newer rollouts write (Codex CLI 0.171.0: the model-visible state
+/// `world_state`, each response's `token_usage_record`) that carry no message or call: skipped
+/// without a word.
+const BOOKKEEPING_TYPES: [&str; 2] = ["world_state", "token_usage_record"];
 
 /// Text Codex puts in user messages that the user did not write.
 const INJECTED: [&str; 6] = [
@@ -120,6 +126,8 @@ pub(crate) fn read(
         } else if str_field(&value, "type").is_some() && value.get("payload").is_none() {
             // Older rollouts: bare Responses items after the session line.
             wrap("response_item", value)
+        } else if str_field(&value, "type").is_some_and(|kind| BOOKKEEPING_TYPES.contains(&kind)) {
+            continue;
         } else {
             let kind = str_field(&value, "type");
             match kind {
@@ -295,9 +303,7 @@ fn add_item(
                 Some(_) => None,
                 None => exit_code_of(&content).map(|code| code != 0).or_else(|| {
                     let name = call_id.as_deref().and_then(|id| statuses.names.get(id))?;
-                    content
-                        .starts_with(&format!("{name} failed:"))
-                        .then_some(true)
+                    is_refusal(&content, name).then_some(true)
                 }),
             };
             conversation.result(call_id, Some(content), explicit, kind, diagnostics);
@@ -336,6 +342,15 @@ impl Statuses {
             self.by_process.get(process).copied()
         })
     }
+}
+
+/// Whether an output is Codex's own answer that it could not run the call named `name`: the
+/// tool's `<tool> failed: …`, or the router's `unsupported call: <tool>` and `unsupported custom
+/// tool call: <tool>` for a tool it does not offer.
+fn is_refusal(output: &str, name: &str) -> bool {
+    output.starts_with(&format!("{name} failed:"))
+        || output.trim_end() == format!("unsupported call: {name}")
+        || output.trim_end() == format!("unsupported custom tool call: {name}")
 }
 
 /// Whether a unified exec output says its process has not ended.
@@ -597,6 +612,79 @@ mod tests {
                 ("c2".to_string(), ResultStatus::Ok, false),
             ]
         );
+    }
+
+    /// Codex CLI 0.171.0 answers a call of a tool it does not offer (`apply_patch` to a model
+    /// without it) with `unsupported custom tool call: apply_patch`, as in the recorded rollout.
+    #[test]
+    fn an_unsupported_tool_call_answer_is_an_inferred_error() {
+        let (session, _) = read_lines(&[
+            line("session_meta", serde_json::json!({"id": "s1"})),
+            line(
+                "response_item",
+                serde_json::json!({"type": "custom_tool_call", "name": "apply_patch",
+                "input": "*** Begin Patch\n*** End Patch\n", "call_id": "c1"}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "custom_tool_call_output", "call_id": "c1",
+                "output": "unsupported custom tool call: apply_patch"}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "function_call", "name": "grep_files",
+                "arguments": "{}", "call_id": "c2"}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "function_call_output", "call_id": "c2",
+                "output": "unsupported call: grep_files"}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "function_call", "name": "update_plan",
+                "arguments": "{}", "call_id": "c3"}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "function_call_output", "call_id": "c3",
+                "output": "unsupported call: apply_patch"}),
+            ),
+        ]);
+        assert_eq!(
+            results(&session),
+            [
+                ("c1".to_string(), ResultStatus::Error, true),
+                ("c2".to_string(), ResultStatus::Error, true),
+                ("c3".to_string(), ResultStatus::Ok, false),
+            ]
+        );
+    }
+
+    /// Codex CLI 0.171.0 writes `world_state` and `token_usage_record` records between the
+    /// others, as in the recorded rollout: they carry nothing toolscope reads and are not
+    /// records "Codex may add later".
+    #[test]
+    fn world_state_and_token_usage_records_are_skipped_without_a_warning() {
+        let (session, diagnostics) = read_lines(&[
+            line("session_meta", serde_json::json!({"id": "s1"})),
+            line(
+                "world_state",
+                serde_json::json!({"full": true, "state": {"agents_md": {}}}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "message", "role": "user",
+                "content": [{"type": "input_text", "text": "hi"}]}),
+            ),
+            line(
+                "token_usage_record",
+                serde_json::json!({"thread_id": "s1", "response_id": "r1",
+                "usage": {"input_tokens": 10, "output_tokens": 2}}),
+            ),
+        ]);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(session.events.len(), 1);
     }
 
     #[test]
