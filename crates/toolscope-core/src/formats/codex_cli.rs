@@ -21,7 +21,8 @@
 //! messages without the injected ones; the agent's likewise `agent_message`, else the assistant
 //! messages (Codex Desktop's rollouts can have the first without the second). A function output
 //! carries no error flag, so a call's status comes from its end event (`exec_command_end`'s
-//! `exit_code`, `mcp_tool_call_end`'s `Err` or `isError`, `patch_apply_end`'s `success`),
+//! `exit_code`, `mcp_tool_call_end`'s `Err` or `isError`, `patch_apply_end`'s `success`; in
+//! newer rollouts `item_completed`'s `CommandExecution` `exit_code` and `FileChange` `status`),
 //! else from the output itself (a shell's `exit_code` metadata, `Exit code: N`, `Process exited
 //! with code N`, or Codex's own refusal `<tool> failed: …`, `unsupported call: <tool>` or
 //! `unsupported custom tool call: <tool>`; marked inferred), else the `Error:`
@@ -371,6 +372,12 @@ fn end_statuses(records: &[Record]) -> Statuses {
     };
     for record in records {
         let payload = &record.value["payload"];
+        if str_field(&record.value, "type") == Some("event_msg")
+            && str_field(payload, "type") == Some("item_completed")
+        {
+            item_status(&payload["item"], &mut statuses);
+            continue;
+        }
         let Some(call_id) = payload.get("call_id").and_then(super::id_text) else {
             continue;
         };
@@ -420,6 +427,41 @@ fn end_statuses(records: &[Record]) -> Statuses {
         }
     }
     statuses
+}
+
+/// What a newer rollout's `item_completed` event says of the call it ends (Codex CLI 0.171.0
+/// writes these and no `exec_command_end` or `patch_apply_end`): a `CommandExecution`'s
+/// `exit_code` (else its `status`), for its `id` (the call's) and its `process_id`, as
+/// `exec_command_end`'s; a `FileChange`'s `status`.
+fn item_status(item: &Value, statuses: &mut Statuses) {
+    let Some(call_id) = item.get("id").and_then(super::id_text) else {
+        return;
+    };
+    let status = match str_field(item, "status") {
+        Some("completed") => Some(false),
+        Some("failed") => Some(true),
+        _ => None,
+    };
+    let failed = match str_field(item, "type") {
+        Some("CommandExecution") => {
+            let failed = item
+                .get("exit_code")
+                .and_then(Value::as_i64)
+                .map(|code| code != 0)
+                .or(status);
+            if let (Some(failed), Some(process)) =
+                (failed, item.get("process_id").and_then(super::id_text))
+            {
+                statuses.by_process.insert(process, failed);
+            }
+            failed
+        }
+        Some("FileChange") => status,
+        _ => None,
+    };
+    if let Some(failed) = failed {
+        statuses.by_call.insert(call_id, failed);
+    }
 }
 
 /// The exit code a shell output reports: `{"output", "metadata": {"exit_code"}}`,
@@ -685,6 +727,80 @@ mod tests {
         ]);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         assert_eq!(session.events.len(), 1);
+    }
+
+    /// Codex CLI 0.171.0 ends calls with `item_completed` events, not `exec_command_end`, as
+    /// in the recorded rollout: a command's `exit_code` is its call's status, and that of the
+    /// poll that saw its process exit; a `FileChange`'s `status` is its call's.
+    #[test]
+    fn item_completed_events_give_the_status_of_the_call_they_end() {
+        let (session, _) = read_lines(&[
+            line("session_meta", serde_json::json!({"id": "s1"})),
+            line(
+                "response_item",
+                serde_json::json!({"type": "function_call", "name": "exec_command",
+                "arguments": "{\"cmd\":\"sh t.sh\"}", "call_id": "tests"}),
+            ),
+            line(
+                "event_msg",
+                serde_json::json!({"type": "item_completed", "item": {"type": "CommandExecution",
+                "id": "tests", "process_id": "1", "status": "failed", "exit_code": 3}}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "function_call_output", "call_id": "tests",
+                "output": "Chunk ID: 1\nOutput:\n1 of 2 tests failed\n"}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "function_call", "name": "exec_command",
+                "arguments": "{\"cmd\":\"sleep 2; exit 4\"}", "call_id": "slow"}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "function_call_output", "call_id": "slow",
+                "output": "Chunk ID: 2\nProcess running with session ID 11489\nOutput:\n"}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "function_call", "name": "write_stdin",
+                "arguments": "{\"session_id\":11489,\"chars\":\"\"}", "call_id": "poll"}),
+            ),
+            line(
+                "event_msg",
+                serde_json::json!({"type": "item_completed", "item": {"type": "CommandExecution",
+                "id": "slow", "process_id": "11489", "status": "failed", "exit_code": 4}}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "function_call_output", "call_id": "poll",
+                "output": "Chunk ID: 3\nProcess exited with code 4\nOutput:\n"}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "function_call", "name": "exec_command",
+                "arguments": "{\"cmd\":\"apply_patch\"}", "call_id": "patch"}),
+            ),
+            line(
+                "event_msg",
+                serde_json::json!({"type": "item_completed", "item": {"type": "FileChange",
+                "id": "patch", "status": "failed"}}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "function_call_output", "call_id": "patch",
+                "output": "Wall time: 0.0000 seconds\nOutput:\nExit code: 0\n"}),
+            ),
+        ]);
+        assert_eq!(
+            results(&session),
+            [
+                ("tests".to_string(), ResultStatus::Error, false),
+                ("slow".to_string(), ResultStatus::Ok, false),
+                ("poll".to_string(), ResultStatus::Error, false),
+                ("patch".to_string(), ResultStatus::Error, false),
+            ]
+        );
     }
 
     #[test]
