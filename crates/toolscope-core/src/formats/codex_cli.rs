@@ -66,8 +66,9 @@ const RECORD_TYPES: [&str; 5] = [
 const BOOKKEEPING_TYPES: [&str; 2] = ["world_state", "token_usage_record"];
 
 /// Text Codex puts in user messages that the user did not write.
-const INJECTED: [&str; 6] = [
+const INJECTED: [&str; 7] = [
     "<environment_context>",
+    "<subagent_notification>",
     "<user_instructions>",
     "# AGENTS.md instructions",
     "<INSTRUCTIONS>",
@@ -801,6 +802,32 @@ mod tests {
                 ("patch".to_string(), ResultStatus::Error, false),
             ]
         );
+    }
+
+    /// Codex CLI 0.171.0 tells the parent agent that a spawned subagent finished with a user
+    /// message `<subagent_notification>{…}`, as in the recorded rollout: not the user's words.
+    #[test]
+    fn a_subagent_notification_is_not_a_user_turn() {
+        let (session, _) = read_lines(&[
+            line("session_meta", serde_json::json!({"id": "s1"})),
+            line(
+                "response_item",
+                serde_json::json!({"type": "message", "role": "user",
+                "content": [{"type": "input_text", "text": "Ask a helper"}]}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type": "message", "role": "user",
+                "content": [{"type": "input_text",
+                "text": "<subagent_notification>\n{\"agent_path\":\"a1\",\"status\":{\"completed\":\"5\"}}\n</subagent_notification>"}]}),
+            ),
+        ]);
+        let users = session
+            .events
+            .iter()
+            .filter(|event| matches!(event, Event::User { .. }))
+            .count();
+        assert_eq!(users, 1);
     }
 
     #[test]
