@@ -630,3 +630,30 @@ fn coding_agents_give_the_same_report_as_the_api_formats() {
     assert_eq!(reports[0].1["sessions"], reference["sessions"]);
     assert!(reference["problems"].as_array().unwrap().len() >= 3);
 }
+
+/// Codex CLI 0.171.0's subagent rollout names its parent thread but not the spawning call
+/// (`thread_spawn` has no `spawn_call_id`): read with its parent's rollout, it is linked to the
+/// parent's `spawn_agent` call whose `message` is its prompt.
+#[test]
+fn a_recorded_codex_subagent_rollout_is_linked_to_its_spawn_agent_call() {
+    use toolscope_core::{analyze, InputFile, Options, Role};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/codex_cli");
+    let main_id = "01a235cb-c16b-7941-93dc-3dcc2e7e9072";
+    let subagent_id = "01a235cb-c20e-7552-87a2-29e1ccf3c26b";
+    let main =
+        std::fs::read(dir.join(format!("rollout-2026-12-02T08-07-55-{main_id}.jsonl"))).unwrap();
+    let agent = std::fs::read(dir.join(format!("rollout-2026-12-02T08-07-55-{subagent_id}.jsonl")))
+        .unwrap();
+    let report = analyze(
+        &[
+            InputFile::new("main.jsonl", &main, Role::Traces),
+            InputFile::new("subagent.jsonl", &agent, Role::Traces),
+        ],
+        &Options::default(),
+    );
+    let subagent = session_row(&report, subagent_id);
+    let parent = subagent.parent.as_ref().expect("linked");
+    assert_eq!(parent.session_id, main_id);
+    assert_eq!(parent.call_id.as_deref(), Some("call_spawn"));
+    assert_eq!(subagent.agent_id.as_deref(), Some("codex/subagent"));
+}
