@@ -163,14 +163,7 @@ impl Reader {
             .filter(|calls| !calls.is_empty());
         if let Some(tool_calls) = tool_calls {
             for call in tool_calls {
-                let function = call.get("function").unwrap_or(call);
-                self.conversation.call(
-                    call.get("id").and_then(super::id_text),
-                    str_field(function, "name"),
-                    Args::from_sent(function.get("arguments").cloned().unwrap_or(json!({}))),
-                    place,
-                    diagnostics,
-                );
+                super::openai_chat::add_tool_call(&mut self.conversation, call, place, diagnostics);
             }
             return;
         }

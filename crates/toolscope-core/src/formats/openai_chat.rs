@@ -136,7 +136,7 @@ pub(crate) fn add_message(
 
 /// One entry of `tool_calls`: `{"id", "type": "function", "function": {"name", "arguments"}}`,
 /// or a custom tool's `{"type": "custom", "custom": {"name", "input"}}` (free text input).
-fn add_tool_call(
+pub(crate) fn add_tool_call(
     conversation: &mut Conversation,
     tool_call: &Value,
     place: &str,

@@ -159,19 +159,15 @@ fn message_items(message: &Value) -> Vec<Item> {
 /// A call's arguments; openinference-vercel encodes the JSON text of the arguments once more
 /// (`"\"{\\\"order_id\\\": …}\""`), and that string is read as the arguments it holds.
 fn args(value: Option<&Value>) -> Args {
-    let value = value
-        .cloned()
-        .unwrap_or_else(|| Value::Object(Default::default()));
-    let twice_encoded = match &value {
-        Value::String(text) => match serde_json::from_str::<Value>(text) {
-            Ok(Value::String(inner)) if serde_json::from_str::<Value>(&inner).is_ok() => {
-                Some(inner)
-            }
-            _ => None,
-        },
-        _ => None,
-    };
-    Args::from_sent(twice_encoded.map_or(value, Value::String))
+    let twice_encoded = value
+        .and_then(Value::as_str)
+        .and_then(|text| serde_json::from_str::<Value>(text).ok())
+        .filter(|inner| {
+            inner
+                .as_str()
+                .is_some_and(|inner| serde_json::from_str::<Value>(inner).is_ok())
+        });
+    super::conversation::args_from(twice_encoded.as_ref().or(value))
 }
 
 #[cfg(test)]

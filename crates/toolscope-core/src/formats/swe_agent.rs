@@ -108,13 +108,9 @@ pub(crate) fn read(
                             add_action(&mut conversation, message, &place, diagnostics);
                     }
                     for call in &calls {
-                        let function = call.get("function").unwrap_or(call);
-                        conversation.call(
-                            call.get("id").and_then(super::id_text),
-                            str_field(function, "name"),
-                            Args::from_sent(
-                                function.get("arguments").cloned().unwrap_or(json!({})),
-                            ),
+                        super::openai_chat::add_tool_call(
+                            &mut conversation,
+                            call,
                             &place,
                             diagnostics,
                         );
