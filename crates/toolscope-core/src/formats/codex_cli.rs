@@ -331,6 +331,15 @@ struct Statuses {
 }
 
 impl Statuses {
+    /// A call's end: whether it `failed`, and, for a command, also the end of its `process`
+    /// (for the `write_stdin` poll that sees it exit).
+    fn end(&mut self, call_id: String, process: Option<String>, failed: bool) {
+        if let Some(process) = process {
+            self.by_process.insert(process, failed);
+        }
+        self.by_call.insert(call_id, failed);
+    }
+
     /// Whether the call whose output this is failed, as an end event says: its own, unless the
     /// output says its process is still running (the end then belongs to a later poll); for a
     /// `write_stdin` poll whose output says the process exited, the end of the process it polled.
@@ -419,12 +428,11 @@ fn end_statuses(records: &[Record]) -> Statuses {
             _ => None,
         };
         if let Some(failed) = failed {
-            let process = payload.get("process_id").and_then(super::id_text);
-            if let (Some("exec_command_end"), Some(process)) = (str_field(payload, "type"), process)
-            {
-                statuses.by_process.insert(process, failed);
-            }
-            statuses.by_call.insert(call_id, failed);
+            let process = payload
+                .get("process_id")
+                .and_then(super::id_text)
+                .filter(|_| str_field(payload, "type") == Some("exec_command_end"));
+            statuses.end(call_id, process, failed);
         }
     }
     statuses
@@ -443,25 +451,19 @@ fn item_status(item: &Value, statuses: &mut Statuses) {
         Some("failed") => Some(true),
         _ => None,
     };
-    let failed = match str_field(item, "type") {
-        Some("CommandExecution") => {
-            let failed = item
-                .get("exit_code")
+    let (failed, process) = match str_field(item, "type") {
+        Some("CommandExecution") => (
+            item.get("exit_code")
                 .and_then(Value::as_i64)
                 .map(|code| code != 0)
-                .or(status);
-            if let (Some(failed), Some(process)) =
-                (failed, item.get("process_id").and_then(super::id_text))
-            {
-                statuses.by_process.insert(process, failed);
-            }
-            failed
-        }
-        Some("FileChange") => status,
-        _ => None,
+                .or(status),
+            item.get("process_id").and_then(super::id_text),
+        ),
+        Some("FileChange") => (status, None),
+        _ => (None, None),
     };
     if let Some(failed) = failed {
-        statuses.by_call.insert(call_id, failed);
+        statuses.end(call_id, process, failed);
     }
 }
 
