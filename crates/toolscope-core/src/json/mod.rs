@@ -19,6 +19,7 @@ mod lenient;
 pub(crate) mod lines;
 mod locate;
 mod numbers;
+pub(crate) mod pretty;
 mod sanitise;
 pub(crate) mod scan;
 mod shape;

@@ -72,7 +72,8 @@ impl Report {
     /// pretty JSON and a final newline.
     ///
     /// The JSON writer makes a call per token, so it writes into a buffer of its own type, and
-    /// `out` (often a `&mut dyn Write`, where each call is an indirect one) gets 64 kB at a time.
+    /// `out` (often a `&mut dyn Write`, where each call is an indirect one) gets 64 kB at a time;
+    /// each line's indentation is one write (`json::pretty`), the same bytes as serde_json's.
     pub fn write_json<W: std::io::Write>(&self, out: W) -> std::io::Result<()> {
         self.write_json_as(out, false)
     }
@@ -90,7 +91,7 @@ impl Report {
         if is_compact {
             serde_json::to_writer(&mut out, self)
         } else {
-            serde_json::to_writer_pretty(&mut out, self)
+            crate::json::pretty::to_writer_pretty(&mut out, self)
         }
         .map_err(std::io::Error::from)?;
         writeln!(out)?;
