@@ -1,8 +1,8 @@
 //! The engine's entry points: input files in, [`Report`] out ([`analyze`]), or an
 //! [`Analysis`] that keeps the sessions for drilling down and re-reports under filters.
 
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -384,7 +384,7 @@ fn score_labels(
     diagnostics: &mut Vec<Diagnostic>,
     progress: &mut dyn FnMut(Progress),
 ) -> Vec<TurnOutcome> {
-    let by_id: FxHashMap<&str, usize> = sessions
+    let by_id: HashMap<&str, usize> = sessions
         .iter()
         .enumerate()
         .map(|(index, session)| (session.session_id.as_str(), index))

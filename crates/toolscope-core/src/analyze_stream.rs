@@ -176,16 +176,15 @@ pub(crate) fn stream_report(
         }
         summary.format = Some(TraceFormat::Native);
         summary.reason = Some(reason);
-        let mut count = 0;
         // After the reader's: the whole-input path checks once every file is read.
         let mut later = Vec::new();
-        let mut on_session = |session| {
-            count += 1;
-            stream.add(session, &mut later);
-        };
+        let mut batch = Batch::default();
         let mut reader = native::RecordReader::default();
         for record in &split.records {
-            reader.read(file, record, &mut diagnostics, &mut on_session);
+            reader.read(file, record, &mut diagnostics, &mut |session| {
+                batch.sessions.push(session)
+            });
+            batch.add_when_full(&mut stream, &mut later);
         }
         if let Some(rest) = rests.get_mut(order[slot]).and_then(Option::as_mut) {
             // The first lines were whole: the rest starts at the next line.
@@ -193,14 +192,20 @@ pub(crate) fn stream_report(
             let read = LineRecords::new(&mut **rest, lines, split.records.len()).for_each(
                 file,
                 &mut diagnostics,
-                |record, diagnostics| reader.read(file, record, diagnostics, &mut on_session),
+                |record, diagnostics| {
+                    reader.read(file, record, diagnostics, &mut |session| {
+                        batch.sessions.push(session)
+                    });
+                    batch.add_when_full(&mut stream, &mut later);
+                },
             );
             if let Err(error) = read {
                 return Some(Err(ReadError::new(file, error)));
             }
         }
+        batch.add(&mut stream, &mut later);
         diagnostics.append(&mut later);
-        summary.count("sessions", count);
+        summary.count("sessions", batch.count);
     }
     let streamed = stream.finish(&mut diagnostics);
     let order: Vec<InputFile<'_>> = ordered.into_iter().copied().collect();
@@ -276,6 +281,36 @@ pub(crate) fn stream_report(
     Some(Ok(report))
 }
 
+/// Sessions read but not yet checked. Reading a session and checking it run different code, more
+/// of it than a core's instruction cache holds, so sessions are read [`Batch::SIZE`] at a time
+/// before any is checked: on a call-dense input, a fifth fewer instruction cache misses than a
+/// session at a time (cachegrind's simulation, docs/performance.md).
+#[derive(Default)]
+struct Batch {
+    sessions: Vec<Session>,
+    /// How many sessions were added.
+    count: usize,
+}
+
+impl Batch {
+    /// Sessions read before they are checked.
+    const SIZE: usize = 64;
+
+    fn add_when_full(&mut self, stream: &mut Stream<'_, '_>, later: &mut Vec<Diagnostic>) {
+        if self.sessions.len() >= Self::SIZE {
+            self.add(stream, later);
+        }
+    }
+
+    /// Checks, scores and counts every session read, in the order read.
+    fn add(&mut self, stream: &mut Stream<'_, '_>, later: &mut Vec<Diagnostic>) {
+        self.count += self.sessions.len();
+        for session in self.sessions.drain(..) {
+            stream.add(session, later);
+        }
+    }
+}
+
 /// A turn label not read yet: where its record is.
 struct LazyLabel<'t> {
     file: &'t str,
@@ -306,7 +341,7 @@ struct Stream<'g, 't> {
     ids: UniqueIds,
     labels: Vec<LazyLabel<'t>>,
     /// Label indices by the session they name, in label order; removed when it is scored.
-    labels_by_session: FxHashMap<String, Vec<usize>>,
+    labels_by_session: foldhash::HashMap<String, Vec<usize>>,
     /// Each outcome with the label index that first labelled its turn (the report's order).
     outcomes: Vec<(usize, TurnOutcome)>,
     /// When the report is made without its rows: every outcome counted here, and only the
@@ -353,7 +388,8 @@ impl<'g, 't> Stream<'g, 't> {
         let file_catalog = has_catalog.then(|| {
             CompiledCatalog::compile(&gathered.catalog_tools, &file_source, diagnostics, &budget)
         });
-        let mut labels_by_session: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+        let mut labels_by_session: foldhash::HashMap<String, Vec<usize>> =
+            foldhash::HashMap::default();
         let labels = labels
             .into_iter()
             .enumerate()

@@ -1,7 +1,7 @@
 //! Which call each tool result answers: by `call_id` where the format has ids, otherwise the
 //! oldest call still waiting for a result (results come back in call order).
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use crate::model::{Event, ResultStatus, Session};
 

@@ -7,7 +7,7 @@
 //! Examples: `step 1: issue_refund called before lookup_order`;
 //! `step 3: issue_refund called before lookup_order with the same order_id`.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde_json::Value;
 
