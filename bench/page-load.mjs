@@ -11,9 +11,10 @@
 // 50 ms) and longest gap between animation frames while the file loads, worst over the runs,
 // and how much the browser's processes' resident memory grew while it loaded (sampled every
 // 25 ms from /proc, so Linux only; the median over the runs).
+// RESULTS_JSON=path also writes those figures as JSON (bench/overview.py reads them).
 
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { serve, launch } from '../tests/page/support.mjs';
@@ -46,6 +47,7 @@ function browserRss() {
 }
 
 const stageLines = [];
+const results = [];
 const server = await serve(site);
 const loadAverage = () => loadavg().map((load) => load.toFixed(2)).join(', ');
 console.log(`DELAY_MS=${DELAY_MS}, REPEAT=${REPEAT}, load average ${loadAverage()}`);
@@ -174,6 +176,18 @@ for (const file of files) {
       `${median(readyAt).toFixed(2)} / ${median(givenAt).toFixed(2)} | ` +
       `${blocking.beforeTasks} / ${blocking.beforeLongest.toFixed(0)} ms`,
   );
+  results.push({
+    file,
+    bytes: statSync(file).size,
+    page_s: pageTimes,
+    cli_s: cliTimes,
+    page_median_s: median(pageTimes),
+    cli_median_s: median(cliTimes),
+    tasks_over_50ms: blocking.tasks,
+    longest_task_ms: blocking.longestTask,
+    longest_frame_gap_ms: blocking.longestGap,
+    memory_grown_bytes: median(grown),
+  });
   const middle = runs.find((run) => run.shown === median(pageTimes));
   stageLines.push(
     `${file.split('/').slice(-2).join('/')} (median run): ` +
@@ -183,5 +197,8 @@ for (const file of files) {
 console.log('');
 for (const line of stageLines) console.log(line);
 console.log(`load average after: ${loadAverage()}`);
+if (process.env.RESULTS_JSON) {
+  writeFileSync(process.env.RESULTS_JSON, JSON.stringify({ delay_ms: DELAY_MS, repeat: REPEAT, results }, null, 2));
+}
 await browser.close();
 await server.close();
