@@ -127,17 +127,34 @@ pub(crate) fn stream_report(
         }
         summaries[slot] = Some(summary);
     }
-    // Labels: read once here for their diagnostics and counts, then kept as their records only
-    // (a label's arguments are a `Value` each); each is read again when its session arrives.
+    // Labels are kept as their records only (a label's arguments are a `Value` each) and read
+    // when their session arrives. Here only whose each is (`label_head`), unless that cannot
+    // tell: a label whose record is not plainly a turn label's is read whole now, for its
+    // messages and to notice task labels (which need the whole-input path).
     let mut labels = Vec::new();
+    let mut label_files = Vec::new();
+    // What reading the labels says, by record (all records of all labels files, in order): the
+    // order in which it is given, however late a record is read.
+    let mut label_messages: Vec<(usize, Diagnostic)> = Vec::new();
+    let mut ordinal = 0;
     for (slot, file, text) in &label_texts {
         let split = split_records(file, text, &mut diagnostics);
         let (mut turns, mut tasks) = (0, 0);
         for record in split.records {
-            match read_label_record(file, &record, &mut diagnostics) {
+            ordinal += 1;
+            if let Some(session_id) = label_head(&record) {
+                let label = LazyLabel::new(file, record, *slot, ordinal, false);
+                labels.push((session_id, label));
+                continue;
+            }
+            let mut messages = Vec::new();
+            let read = read_label_record(file, &record, &mut messages);
+            label_messages.extend(messages.into_iter().map(|message| (ordinal, message)));
+            match read {
                 Some(LabelRecord::Turn(label)) => {
                     turns += 1;
-                    labels.push((label.session_id, LazyLabel { file, record }));
+                    let lazy = LazyLabel::new(file, record, *slot, ordinal, true);
+                    labels.push((label.session_id, lazy));
                 }
                 Some(LabelRecord::Task(_)) => tasks += 1,
                 None => {}
@@ -146,14 +163,13 @@ pub(crate) fn stream_report(
         if tasks > 0 {
             return None;
         }
-        if let Some(summary) = &mut summaries[*slot] {
-            summary.count("labels", turns);
-        }
+        label_files.push((*slot, turns));
     }
     let has_catalog_files = !gathered.catalog_files.is_empty();
     let mut stream = Stream::new(
         &gathered,
         labels,
+        label_messages,
         options,
         keeps_rows,
         filter,
@@ -208,6 +224,12 @@ pub(crate) fn stream_report(
         summary.count("sessions", batch.count);
     }
     let streamed = stream.finish(&mut diagnostics);
+    for (slot, turns) in label_files {
+        let read_later = streamed.labels_read.get(&slot).copied().unwrap_or(0);
+        if let Some(summary) = &mut summaries[slot] {
+            summary.count("labels", turns + read_later);
+        }
+    }
     let order: Vec<InputFile<'_>> = ordered.into_iter().copied().collect();
     sort_diagnostics(&mut diagnostics, &order);
     let descriptions = if has_catalog_files {
@@ -315,16 +337,51 @@ impl Batch {
 struct LazyLabel<'t> {
     file: &'t str,
     record: Record<'t>,
+    /// Its labels file's place among the inputs (whose summary counts it).
+    slot: usize,
+    /// Its record's place among all labels files' records.
+    ordinal: usize,
+    /// Whether it was read whole already, its messages given.
+    is_read: bool,
 }
 
-impl LazyLabel<'_> {
-    /// The label, read again (its diagnostics were given the first time).
-    fn read(&self) -> Label {
-        match read_label_record(self.file, &self.record, &mut Vec::new()) {
-            Some(LabelRecord::Turn(label)) => label,
-            _ => unreachable!("the record read as a turn label before"),
+impl<'t> LazyLabel<'t> {
+    fn new(file: &'t str, record: Record<'t>, slot: usize, ordinal: usize, is_read: bool) -> Self {
+        LazyLabel {
+            file,
+            record,
+            slot,
+            ordinal,
+            is_read,
         }
     }
+}
+
+/// The session a label record names, when the record is plainly a turn label's: a JSON object
+/// whose `session_id` (or `id`) is a string and with no `expected_actions` or
+/// `evaluation_criteria` (which make a task label). Reads nothing else, building no value: a
+/// label is read whole once, when its session arrives. None for anything else, to be read
+/// whole now.
+fn label_head(record: &Record<'_>) -> Option<String> {
+    /// Any value, present.
+    fn present<'de, D: serde::Deserializer<'de>>(value: D) -> Result<bool, D::Error> {
+        serde::de::IgnoredAny::deserialize(value).map(|_| true)
+    }
+    #[derive(serde::Deserialize)]
+    struct Head<'a> {
+        #[serde(alias = "id", borrow)]
+        session_id: Option<std::borrow::Cow<'a, str>>,
+        #[serde(default, deserialize_with = "present")]
+        expected_actions: bool,
+        #[serde(default, deserialize_with = "present")]
+        evaluation_criteria: bool,
+    }
+    use serde::Deserialize;
+    let head: Head<'_> = serde_json::from_str(record.text).ok()?;
+    if head.expected_actions || head.evaluation_criteria {
+        return None;
+    }
+    head.session_id.map(std::borrow::Cow::into_owned)
 }
 
 /// What the report needs, gathered one session at a time.
@@ -340,6 +397,11 @@ struct Stream<'g, 't> {
     budget: Budget,
     ids: UniqueIds,
     labels: Vec<LazyLabel<'t>>,
+    /// What reading the labels said, by record (see `stream_report`).
+    label_messages: Vec<(usize, Diagnostic)>,
+    /// By labels file (its place among the inputs): how many labels read when their session
+    /// came (or at the end) were turn labels.
+    labels_read: BTreeMap<usize, usize>,
     /// Label indices by the session they name, in label order; removed when it is scored.
     labels_by_session: foldhash::HashMap<String, Vec<usize>>,
     /// Each outcome with the label index that first labelled its turn (the report's order).
@@ -371,12 +433,15 @@ struct Streamed {
     selection_totals: Option<SelectionTotals>,
     drift: Vec<crate::drift::DriftItem>,
     descriptions: BTreeMap<String, String>,
+    /// By labels file: how many labels were read only when their session came.
+    labels_read: BTreeMap<usize, usize>,
 }
 
 impl<'g, 't> Stream<'g, 't> {
     fn new(
         gathered: &'g Gathered<'_>,
         labels: Vec<(String, LazyLabel<'t>)>,
+        label_messages: Vec<(usize, Diagnostic)>,
         options: &Options,
         keeps_rows: bool,
         filter: &'g Filter,
@@ -410,6 +475,8 @@ impl<'g, 't> Stream<'g, 't> {
             ids: UniqueIds::default(),
             labels,
             labels_by_session,
+            label_messages,
+            labels_read: BTreeMap::new(),
             // At most one outcome per label: room for them all up front, not grown by doubling
             // (without rows, only the few the findings quote are kept).
             outcomes: if keeps_rows {
@@ -476,16 +543,41 @@ impl<'g, 't> Stream<'g, 't> {
         self.rows.add(&session, found, is_without_catalog);
     }
 
+    /// Label `index`, read whole; None when its record is not a turn label after all. The first
+    /// time a label is read its messages are kept and, when it is one, counted.
+    fn read_label(&mut self, index: usize) -> Option<Label> {
+        let lazy = &self.labels[index];
+        let mut messages = Vec::new();
+        let label = match read_label_record(lazy.file, &lazy.record, &mut messages) {
+            Some(LabelRecord::Turn(label)) => Some(label),
+            _ => None,
+        };
+        if !lazy.is_read {
+            let ordinal = lazy.ordinal;
+            self.label_messages
+                .extend(messages.into_iter().map(|message| (ordinal, message)));
+            if label.is_some() {
+                *self.labels_read.entry(lazy.slot).or_default() += 1;
+            }
+        }
+        label
+    }
+
     /// Scores the session's labelled turns, as the whole-input path does for all sessions.
     fn score(&mut self, session: &Session) {
         let Some(indices) = self.labels_by_session.remove(&session.session_id) else {
             return;
         };
         let turns = turn_count(session);
-        let read: Vec<Label> = indices
-            .iter()
-            .map(|&index| self.labels[index].read())
-            .collect();
+        let mut read: Vec<Label> = Vec::with_capacity(indices.len());
+        let mut read_indices: Vec<usize> = Vec::with_capacity(indices.len());
+        for index in indices {
+            if let Some(label) = self.read_label(index) {
+                read.push(label);
+                read_indices.push(index);
+            }
+        }
+        let indices = read_indices;
         // Per turn: the label index that first labelled it, and the position (in `read`) of the
         // one used (the last).
         let mut chosen: Vec<(usize, usize, usize)> = Vec::new();
@@ -537,10 +629,13 @@ impl<'g, 't> Stream<'g, 't> {
     }
 
     fn finish(mut self, diagnostics: &mut Vec<Diagnostic>) -> Streamed {
-        let has_labels = !self.labels.is_empty();
         // Labels whose session never came.
-        for (session_id, indices) in &self.labels_by_session {
+        let left = std::mem::take(&mut self.labels_by_session);
+        for (session_id, indices) in &left {
             for &index in indices {
+                if self.read_label(index).is_none() {
+                    continue;
+                }
                 let label = &self.labels[index];
                 self.label_diagnostics.push((
                     index,
@@ -548,6 +643,12 @@ impl<'g, 't> Stream<'g, 't> {
                 ));
             }
         }
+        let has_labels = self.labels.iter().any(|label| label.is_read)
+            || self.labels_read.values().any(|&read| read > 0);
+        // What reading the labels said, then what scoring them did, as the whole-input path
+        // gives them.
+        self.label_messages.sort_by_key(|(ordinal, _)| *ordinal);
+        diagnostics.extend(self.label_messages.into_iter().map(|(_, d)| d));
         self.label_diagnostics.sort_by_key(|(index, _)| *index);
         diagnostics.extend(self.label_diagnostics.into_iter().map(|(_, d)| d));
         let catalogs = self
@@ -569,6 +670,7 @@ impl<'g, 't> Stream<'g, 't> {
             selection_totals: self.selection_totals,
             drift: self.drift.map(DriftCounter::finish).unwrap_or_default(),
             descriptions: self.descriptions,
+            labels_read: self.labels_read,
         }
     }
 }
