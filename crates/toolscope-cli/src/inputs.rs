@@ -3,13 +3,13 @@
 //! `toolscope report` analyses.
 
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use toolscope_core::metrics::args_match::ArgsMode;
 use toolscope_core::{
-    analyze_read, analyze_read_without_rows, Analysis, InputFile, Options, Report, Role, Source,
+    analyze_read, analyze_read_without_rows, InputFile, Options, ReadError, Report, Role, Source,
     MAX_FILE_BYTES,
 };
 
@@ -97,15 +97,6 @@ impl LoadedFile {
 }
 
 impl Inputs {
-    /// The engine's analysis of these inputs: the report with the sessions behind it.
-    pub fn analysis(&self) -> Analysis {
-        Analysis::new(&self.input_files(), &self.options, &mut |_| {})
-    }
-
-    fn input_files(&self) -> Vec<InputFile<'_>> {
-        self.files.iter().map(LoadedFile::input_file).collect()
-    }
-
     /// An error naming the first file left unread because of its size: what cannot be read
     /// cannot be shared.
     pub fn ensure_all_read(&self) -> Result<()> {
@@ -134,6 +125,32 @@ pub fn run_engine_keeping(
     metrics: Option<&MetricArgs>,
     keeps_rows: bool,
 ) -> Result<Report> {
+    let opened = open_inputs(inputs, metrics)?;
+    let analyze = if keeps_rows {
+        analyze_read
+    } else {
+        analyze_read_without_rows
+    };
+    let report = analyze(opened.sources()?, &opened.options).map_err(read_error);
+    report
+}
+
+/// The engine's error reading a file, naming it.
+pub fn read_error(error: ReadError) -> anyhow::Error {
+    anyhow::Error::new(error.error).context(format!("reading {}", error.file))
+}
+
+/// The arguments' files opened: trace files that are regular files to be read by the engine in
+/// pieces, as many times as it takes ([`OpenedInputs::sources`]), the others read whole once.
+pub struct OpenedInputs {
+    names: Vec<String>,
+    opened: Vec<Opened>,
+    /// The analysis options the arguments set.
+    pub options: Options,
+}
+
+/// Opens the arguments' files ([`OpenedInputs`]).
+pub fn open_inputs(inputs: &InputArgs, metrics: Option<&MetricArgs>) -> Result<OpenedInputs> {
     let mut names = Vec::new();
     let mut opened = Vec::new();
     for (paths, role) in named(inputs, metrics) {
@@ -143,30 +160,43 @@ pub fn run_engine_keeping(
             opened.push(file);
         }
     }
-    let sources = names
-        .iter()
-        .zip(&mut opened)
-        .map(|(name, file)| match file {
-            Opened::Reader(role, file) => Source::Reader {
-                name,
-                role: *role,
-                // The size was checked at opening; a file that grows as it is read is read up
-                // to the limit.
-                reader: Box::new(BufReader::with_capacity(
-                    1 << 16,
-                    Read::take(file, MAX_FILE_BYTES),
-                )),
-            },
-            Opened::Loaded(file) => Source::Whole(file.input_file()),
-        })
-        .collect::<Vec<_>>();
-    let analyze = if keeps_rows {
-        analyze_read
-    } else {
-        analyze_read_without_rows
-    };
-    analyze(sources, &options(inputs, metrics))
-        .map_err(|error| anyhow::Error::new(error.error).context(format!("reading {}", error.file)))
+    Ok(OpenedInputs {
+        names,
+        opened,
+        options: options(inputs, metrics),
+    })
+}
+
+impl OpenedInputs {
+    /// The files as the engine reads them, each from its start (a file read in pieces is read
+    /// again from its handle).
+    pub fn sources(&self) -> Result<Vec<Source<'_>>> {
+        self.names
+            .iter()
+            .zip(&self.opened)
+            .map(|(name, file)| {
+                Ok(match file {
+                    Opened::Reader(role, file) => {
+                        let mut handle: &File = file;
+                        handle
+                            .seek(SeekFrom::Start(0))
+                            .with_context(|| format!("reading {name}"))?;
+                        Source::Reader {
+                            name,
+                            role: *role,
+                            // The size was checked at opening; a file that grows as it is read
+                            // is read up to the limit.
+                            reader: Box::new(BufReader::with_capacity(
+                                1 << 16,
+                                Read::take(handle, MAX_FILE_BYTES),
+                            )),
+                        }
+                    }
+                    Opened::Loaded(file) => Source::Whole(file.input_file()),
+                })
+            })
+            .collect()
+    }
 }
 
 /// A file named on the command line, opened for the engine to read in pieces or read whole.

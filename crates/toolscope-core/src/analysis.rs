@@ -276,48 +276,18 @@ impl Analysis {
         self.parts
             .sessions
             .iter()
-            .filter(|session| filter.keeps_session(session))
-            .flat_map(|session| {
-                session
-                    .calls()
-                    .enumerate()
-                    .filter(|(_, call)| filter.tool.as_ref().is_none_or(|tool| &call.name == tool))
-                    .map(|(index, call)| CallRef {
-                        session_id: session.session_id.clone(),
-                        step: index + 1,
-                        tool: call.name.clone(),
-                    })
-            })
+            .flat_map(|session| calls_kept_by(session, filter))
             .collect()
     }
 
     /// The calls made in the given turns (session id, 0-based turn), in session order: what
     /// judging a heatmap cell's turns means. A turn with no call adds nothing.
     pub fn calls_in_turns(&self, turns: &[(String, usize)]) -> Vec<CallRef> {
-        let mut wanted: HashMap<&str, HashSet<usize>> = HashMap::new();
-        for (session_id, turn) in turns {
-            wanted.entry(session_id.as_str()).or_default().insert(*turn);
-        }
+        let wanted = turns_by_session(turns);
         self.parts
             .sessions
             .iter()
-            .filter_map(|session| Some((session, wanted.get(session.session_id.as_str())?)))
-            .flat_map(|(session, turns)| {
-                session
-                    .events
-                    .iter()
-                    .zip(event_positions(session))
-                    .filter_map(move |(event, (turn, step))| match (event, step) {
-                        (Event::ToolUse(call), Some(step)) if turns.contains(&turn) => {
-                            Some(CallRef {
-                                session_id: session.session_id.clone(),
-                                step,
-                                tool: call.name.clone(),
-                            })
-                        }
-                        _ => None,
-                    })
-            })
+            .flat_map(|session| calls_in_turns(session, &wanted))
             .collect()
     }
 
@@ -377,6 +347,58 @@ fn empty_report() -> Report {
         findings: Vec::new(),
         omitted: None,
     }
+}
+
+/// The calls of `session` that `filter` keeps ([`Analysis::calls_kept_by`] for one session).
+pub(crate) fn calls_kept_by<'a>(
+    session: &'a Session,
+    filter: &'a Filter,
+) -> impl Iterator<Item = CallRef> + 'a {
+    let is_kept = filter.keeps_session(session);
+    session
+        .calls()
+        .enumerate()
+        .filter(move |(_, call)| {
+            is_kept && filter.tool.as_ref().is_none_or(|tool| &call.name == tool)
+        })
+        .map(move |(index, call)| CallRef {
+            session_id: session.session_id.clone(),
+            step: index + 1,
+            tool: call.name.clone(),
+        })
+}
+
+/// Turns (session id, 0-based turn) grouped by session, for [`calls_in_turns`].
+pub(crate) fn turns_by_session(turns: &[(String, usize)]) -> HashMap<&str, HashSet<usize>> {
+    let mut wanted: HashMap<&str, HashSet<usize>> = HashMap::new();
+    for (session_id, turn) in turns {
+        wanted.entry(session_id.as_str()).or_default().insert(*turn);
+    }
+    wanted
+}
+
+/// The calls of `session` made in the turns `wanted` names for it ([`Analysis::calls_in_turns`]
+/// for one session; `wanted` from [`turns_by_session`]).
+pub(crate) fn calls_in_turns(
+    session: &Session,
+    wanted: &HashMap<&str, HashSet<usize>>,
+) -> Vec<CallRef> {
+    let Some(turns) = wanted.get(session.session_id.as_str()) else {
+        return Vec::new();
+    };
+    session
+        .events
+        .iter()
+        .zip(event_positions(session))
+        .filter_map(|(event, (turn, step))| match (event, step) {
+            (Event::ToolUse(call), Some(step)) if turns.contains(&turn) => Some(CallRef {
+                session_id: session.session_id.clone(),
+                step,
+                tool: call.name.clone(),
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -48,6 +48,7 @@ pub fn analyze(inputs: &[InputFile<'_>], options: &Options) -> Report {
         true,
         false,
         &crate::Filter::default(),
+        None,
     ) {
         Some(Ok(report)) => report,
         Some(Err(error)) => unreachable!("no reader was given, yet {error}"),

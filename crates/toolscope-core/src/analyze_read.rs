@@ -15,6 +15,7 @@ use crate::input::{InputFile, Options, ReadError, Role};
 use crate::json::is_utf16;
 use crate::json::scan::{skip_ws, trim_end};
 use crate::json::split::ends_on_its_line;
+use crate::model::{Session, ToolDef};
 use crate::report::Report;
 
 /// One input to [`analyze_read`].
@@ -52,6 +53,9 @@ pub fn analyze_read_without_rows(
     read_report(sources, options, false)
 }
 
+/// What [`visit_sessions`] calls with each session and the catalog files' tools.
+pub type SessionVisit<'v> = dyn FnMut(&Session, Option<&[ToolDef]>) + 'v;
+
 /// What [`read_analysis`] made: the report alone when the sessions streamed, else the whole
 /// analysis (the sessions kept, as [`Analysis::new`] keeps them).
 #[derive(Debug)]
@@ -71,14 +75,35 @@ pub fn read_analysis(
     options: &Options,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<ReadAnalysis, ReadError> {
+    read_analysis_with(sources, options, Mode::RowsOnLines, None, progress)
+}
+
+/// [`read_analysis`] for a caller that needs each session once and not the report's rows (the
+/// judge, `crate::judge::streamed`): when the sessions stream, `visit` sees each as it is read,
+/// its id made unique as the report names it, in the order an [`Analysis`] keeps them, with the
+/// catalog files' tools (None when no catalog file was given), and the report is the summary
+/// one ([`analyze_read_without_rows`]: every problem and diagnostic, the rows counted). Else
+/// nothing is visited and the whole [`Analysis`] is made, told `progress`.
+pub fn visit_sessions(
+    sources: Vec<Source<'_>>,
+    options: &Options,
+    visit: &mut SessionVisit<'_>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<ReadAnalysis, ReadError> {
+    read_analysis_with(sources, options, Mode::Counted, Some(visit), progress)
+}
+
+fn read_analysis_with(
+    sources: Vec<Source<'_>>,
+    options: &Options,
+    mode: Mode,
+    visit: Option<&mut SessionVisit<'_>>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<ReadAnalysis, ReadError> {
     Ok(
-        match read_with(
-            sources,
-            options,
-            Mode::RowsOnLines,
-            &Filter::default(),
-            |files| Analysis::new(files, options, progress),
-        )? {
+        match read_with(sources, options, mode, &Filter::default(), visit, |files| {
+            Analysis::new(files, options, progress)
+        })? {
             Outcome::Streamed(report) => ReadAnalysis::Streamed(report),
             Outcome::Whole(analysis) => ReadAnalysis::Kept(Box::new(analysis)),
         },
@@ -94,7 +119,7 @@ pub fn read_report_under(
     filter: &Filter,
 ) -> Result<Option<Report>, ReadError> {
     Ok(
-        match read_with(sources, options, Mode::RowsOnLines, filter, |_| ())? {
+        match read_with(sources, options, Mode::RowsOnLines, filter, None, |_| ())? {
             Outcome::Streamed(report) => Some(*report),
             Outcome::Whole(()) => None,
         },
@@ -112,7 +137,7 @@ fn read_report(
         Mode::Counted
     };
     Ok(
-        match read_with(sources, options, mode, &Filter::default(), |files| {
+        match read_with(sources, options, mode, &Filter::default(), None, |files| {
             analyze(files, options)
         })? {
             Outcome::Streamed(report) => *report,
@@ -144,6 +169,7 @@ fn read_with<T>(
     options: &Options,
     mode: Mode,
     filter: &Filter,
+    visit: Option<&mut SessionVisit<'_>>,
     whole: impl FnOnce(&[InputFile<'_>]) -> T,
 ) -> Result<Outcome<T>, ReadError> {
     // Per input: the input when given whole, else its name and role, the bytes read so far
@@ -196,6 +222,7 @@ fn read_with<T>(
         keeps_rows,
         lines_only,
         filter,
+        visit,
     ) {
         return report.map(|report| Outcome::Streamed(Box::new(report)));
     }

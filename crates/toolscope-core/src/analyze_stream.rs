@@ -57,6 +57,11 @@ use crate::report::{CheckRows, InputSummary, Omitted, Report};
 /// every session is read, checked and scored as for the whole report (the diagnostics, drift
 /// and labels' messages are the whole input's), and only the sessions, problems and labelled
 /// turns the filter keeps make rows.
+///
+/// `visit`, when given, sees every session once it is read (its id made unique, as the report
+/// names it), in the order an [`crate::Analysis`] of the same inputs keeps them, with the catalog
+/// files' tools (None when no catalog file was given): what the judge needs of sessions it does
+/// not keep (`crate::judge::streamed`).
 pub(crate) fn stream_report(
     inputs: &[InputFile<'_>],
     rests: &mut [Option<&mut dyn BufRead>],
@@ -64,6 +69,7 @@ pub(crate) fn stream_report(
     keeps_rows: bool,
     lines_only: bool,
     filter: &Filter,
+    mut visit: Option<&mut crate::analyze_read::SessionVisit<'_>>,
 ) -> Option<Result<Report, ReadError>> {
     let mut order: Vec<usize> = (0..inputs.len()).collect();
     order.sort_by_key(|&index| role_rank(inputs[index].role));
@@ -194,13 +200,14 @@ pub(crate) fn stream_report(
         summary.reason = Some(reason);
         // After the reader's: the whole-input path checks once every file is read.
         let mut later = Vec::new();
+        let catalog = has_catalog_files.then_some(gathered.catalog_tools.as_slice());
         let mut batch = Batch::default();
         let mut reader = native::RecordReader::default();
         for record in &split.records {
             reader.read(file, record, &mut diagnostics, &mut |session| {
                 batch.sessions.push(session)
             });
-            batch.add_when_full(&mut stream, &mut later);
+            batch.add_when_full(&mut stream, &mut later, &mut visit, catalog);
         }
         if let Some(rest) = rests.get_mut(order[slot]).and_then(Option::as_mut) {
             // The first lines were whole: the rest starts at the next line.
@@ -212,14 +219,14 @@ pub(crate) fn stream_report(
                     reader.read(file, record, diagnostics, &mut |session| {
                         batch.sessions.push(session)
                     });
-                    batch.add_when_full(&mut stream, &mut later);
+                    batch.add_when_full(&mut stream, &mut later, &mut visit, catalog);
                 },
             );
             if let Err(error) = read {
                 return Some(Err(ReadError::new(file, error)));
             }
         }
-        batch.add(&mut stream, &mut later);
+        batch.add(&mut stream, &mut later, &mut visit, catalog);
         diagnostics.append(&mut later);
         summary.count("sessions", batch.count);
     }
@@ -318,17 +325,33 @@ impl Batch {
     /// Sessions read before they are checked.
     const SIZE: usize = 64;
 
-    fn add_when_full(&mut self, stream: &mut Stream<'_, '_>, later: &mut Vec<Diagnostic>) {
+    fn add_when_full(
+        &mut self,
+        stream: &mut Stream<'_, '_>,
+        later: &mut Vec<Diagnostic>,
+        visit: &mut Option<&mut crate::analyze_read::SessionVisit<'_>>,
+        catalog: Option<&[ToolDef]>,
+    ) {
         if self.sessions.len() >= Self::SIZE {
-            self.add(stream, later);
+            self.add(stream, later, visit, catalog);
         }
     }
 
-    /// Checks, scores and counts every session read, in the order read.
-    fn add(&mut self, stream: &mut Stream<'_, '_>, later: &mut Vec<Diagnostic>) {
+    /// Checks, scores and counts every session read, in the order read, and shows each to
+    /// `visit` (with the catalog files' tools) once its id is made unique.
+    fn add(
+        &mut self,
+        stream: &mut Stream<'_, '_>,
+        later: &mut Vec<Diagnostic>,
+        visit: &mut Option<&mut crate::analyze_read::SessionVisit<'_>>,
+        catalog: Option<&[ToolDef]>,
+    ) {
         self.count += self.sessions.len();
-        for session in self.sessions.drain(..) {
-            stream.add(session, later);
+        for mut session in self.sessions.drain(..) {
+            stream.add(&mut session, later);
+            if let Some(visit) = visit.as_mut() {
+                visit(&session, catalog);
+            }
         }
     }
 }
@@ -498,11 +521,12 @@ impl<'g, 't> Stream<'g, 't> {
         }
     }
 
-    fn add(&mut self, mut session: Session, diagnostics: &mut Vec<Diagnostic>) {
-        self.ids.make_unique(&mut session, diagnostics);
+    fn add(&mut self, session: &mut Session, diagnostics: &mut Vec<Diagnostic>) {
+        self.ids.make_unique(session, diagnostics);
+        let session = &*session;
         let (found, is_without_catalog) = match (&self.file_catalog, &session.tools) {
-            (Some(catalog), _) => (check_session(&session, Some(catalog), self.rules), false),
-            (None, None) => (check_session(&session, None, self.rules), true),
+            (Some(catalog), _) => (check_session(session, Some(catalog), self.rules), false),
+            (None, None) => (check_session(session, None, self.rules), true),
             (None, Some(tools)) => {
                 let budget = &self.budget;
                 let (_, catalog, _) =
@@ -514,14 +538,14 @@ impl<'g, 't> Stream<'g, 't> {
                                 CompiledCatalog::compile(tools, &source, diagnostics, budget);
                             (Arc::clone(tools), catalog, source)
                         });
-                (check_session(&session, Some(catalog), self.rules), false)
+                (check_session(session, Some(catalog), self.rules), false)
             }
         };
         if let Some(drift) = &mut self.drift {
-            drift.add(&session);
+            drift.add(session);
         }
-        self.score(&session);
-        if !self.filter.keeps_session(&session) {
+        self.score(session);
+        if !self.filter.keeps_session(session) {
             return;
         }
         // Sessions usually share one list: read each run of them once (adding a list again
@@ -538,9 +562,9 @@ impl<'g, 't> Stream<'g, 't> {
         }
         let found = match self.filter.is_empty() {
             true => found,
-            false => self.filter.narrow(&session, &found),
+            false => self.filter.narrow(session, &found),
         };
-        self.rows.add(&session, found, is_without_catalog);
+        self.rows.add(session, found, is_without_catalog);
     }
 
     /// Label `index`, read whole; None when its record is not a turn label after all. The first

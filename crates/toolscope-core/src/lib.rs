@@ -65,7 +65,8 @@ mod test_support;
 pub use analysis::{Analysis, Filter, Progress, Stage};
 pub use analyze::analyze;
 pub use analyze_read::{
-    analyze_read, analyze_read_without_rows, read_analysis, read_report_under, ReadAnalysis, Source,
+    analyze_read, analyze_read_without_rows, read_analysis, read_report_under, visit_sessions,
+    ReadAnalysis, Source,
 };
 pub use diagnostic::{Diagnostic, Severity};
 pub use input::{InputFile, Options, ReadError, Role, MAX_FILE_BYTES};

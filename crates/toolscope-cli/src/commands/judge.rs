@@ -12,7 +12,7 @@
 //! requests were sent but not one was answered (every one ended in an HTTP error, a quota, a
 //! rate limit or a timeout): the run judged nothing and the cause is worth a look.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
@@ -24,22 +24,22 @@ use anyhow::{bail, Context, Result};
 use toolscope_core::judge::cache::{entry_line, is_cacheable, VerdictCache};
 use toolscope_core::judge::cost::{default_table, PriceTable, RunEstimate, Spend};
 use toolscope_core::judge::run::{
-    estimate_plan, is_answered, not_run_answer, plan_calls, Exchange, Failure, Ledger, Next,
+    estimate_plan, is_answered, not_run_answer, plan_chosen, Exchange, Failure, Ledger, Next,
     PlannedCall,
 };
 use toolscope_core::judge::sample::Selection;
+use toolscope_core::judge::streamed::{choose_streamed, read_judged, Read, Wanted};
 use toolscope_core::judge::verdict_file::write_verdicts;
 use toolscope_core::judge::{
     Answer, Outcome as VerdictOutcome, PromptLimits, Provider, ProviderConfig, RetryPolicy,
     UnscoredCause, Verdict,
 };
 use toolscope_core::model::Session;
-use toolscope_core::Analysis;
 
 use super::report_diagnostics;
 use crate::cli::{ArgsMatch, JudgeArgs, JudgeProvider, MetricArgs};
 use crate::http::HttpClient;
-use crate::inputs::read_inputs;
+use crate::inputs::{open_inputs, read_error};
 use crate::output::terminal;
 use crate::output::text::print_diagnostics;
 use crate::Outcome;
@@ -60,9 +60,24 @@ pub fn run(args: &JudgeArgs) -> Result<Outcome> {
         verdicts: Vec::new(),
         human_verdicts: Vec::new(),
     };
-    let inputs = read_inputs(&args.inputs, Some(&metrics))?;
-    let analysis = inputs.analysis();
-    if report_diagnostics(&analysis.report().diagnostics)? {
+    let selection = if args.only_problems {
+        Selection::OnlyProblems
+    } else if let Some(n) = args.sample {
+        Selection::Sample { n, seed: args.seed }
+    } else {
+        Selection::All
+    };
+    let wanted = Wanted::Selection(selection);
+    // Trace files in toolscope's native format stream: the calls are chosen in one reading, and
+    // only the sessions holding them are kept, in a second (the others are never all in memory).
+    let opened = open_inputs(&args.inputs, Some(&metrics))?;
+    let first = choose_streamed(opened.sources()?, &opened.options, &wanted, &mut |_| {})
+        .map_err(read_error)?;
+    let diagnostics = match &first {
+        Read::Streamed(chosen) => &chosen.report.diagnostics,
+        Read::Whole(analysis) => &analysis.report().diagnostics,
+    };
+    if report_diagnostics(diagnostics)? {
         let mut err = terminal::stderr();
         err.line(
             "toolscope judge: the input has errors (above): fix them before paying for a run",
@@ -86,17 +101,44 @@ pub fn run(args: &JudgeArgs) -> Result<Outcome> {
     }
     let (cache, cache_ends_in_newline) = load_cache(args)?;
 
-    let selection = if args.only_problems {
-        Selection::OnlyProblems
-    } else if let Some(n) = args.sample {
-        Selection::Sample { n, seed: args.seed }
-    } else {
-        Selection::All
+    let judged = match &first {
+        Read::Streamed(chosen) => {
+            match read_judged(
+                opened.sources()?,
+                &opened.options,
+                &chosen.calls,
+                &mut |_| {},
+            )
+            .map_err(read_error)?
+            {
+                Read::Streamed(judged) => Some(judged),
+                Read::Whole(_) => bail!("the trace files changed while they were read"),
+            }
+        }
+        Read::Whole(_) => None,
     };
-    let jobs = plan_calls(
-        &analysis,
+    let (chosen, sessions, catalog) = match (&first, &judged) {
+        (Read::Streamed(chosen), Some(judged)) => (
+            chosen.calls.clone(),
+            judged.by_id(),
+            judged.catalog.as_deref(),
+        ),
+        (Read::Whole(analysis), _) => (
+            wanted.on_analysis(analysis),
+            analysis
+                .sessions()
+                .iter()
+                .map(|session| (session.session_id.as_str(), session))
+                .collect(),
+            analysis.catalog_tools(),
+        ),
+        (Read::Streamed(_), None) => unreachable!("streamed inputs are read again above"),
+    };
+    let jobs = plan_chosen(
+        &chosen,
+        &|session_id| sessions.get(session_id).copied(),
+        catalog,
         &config,
-        &selection,
         &cache,
         &PromptLimits::default(),
     );
@@ -142,7 +184,7 @@ pub fn run(args: &JudgeArgs) -> Result<Outcome> {
             base_delay_ms: args.retry_base_ms,
             ..RetryPolicy::default()
         },
-        analysis: &analysis,
+        sessions: &sessions,
         ledger: Mutex::new(Ledger::new(price, args.budget_usd)),
     };
     let mut results: Vec<Option<CallResult>> = jobs
@@ -281,7 +323,8 @@ struct Runner<'a> {
     api_key: &'a str,
     client: HttpClient,
     retry: RetryPolicy,
-    analysis: &'a Analysis,
+    /// The sessions holding the chosen calls, by id.
+    sessions: &'a HashMap<&'a str, &'a Session>,
     ledger: Mutex<Ledger>,
 }
 
@@ -289,7 +332,7 @@ impl Runner<'_> {
     /// Judges one call: sends its request (unless the budget forbids it), retries as the core
     /// decides, and reads the answer into verdicts.
     fn judge(&self, job: &PlannedCall, jitter_seed: u64) -> CallResult {
-        let Some(session) = self.analysis.session(&job.session_id) else {
+        let Some(session) = self.sessions.get(job.session_id.as_str()).copied() else {
             return CallResult::NotRun(Vec::new());
         };
         let estimate = job.estimate(self.config.max_output_tokens);

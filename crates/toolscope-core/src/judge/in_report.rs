@@ -7,12 +7,16 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 use super::calibration::{calibrate, Calibration};
-use super::summary::{code_vs_judge, summarize, AgreementMatrix, JudgeSummary};
+use super::summary::{
+    code_vs_judge, summarize, summarize_with_agents, AgreementMatrix, JudgeSummary,
+};
+use super::verdict_file::merge_verdicts;
 use super::verdict_file::HumanVerdict;
 use super::Verdict;
 use crate::checks::problem::Problem;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Event, Session};
+use crate::report::Report;
 
 /// The report's `judge` section.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -44,6 +48,36 @@ pub fn judge_report(
         calibration: (!human.is_empty()).then(|| calibrate(verdicts, human)),
         verdicts: verdicts.to_vec(),
     })
+}
+
+/// Adds a judge's verdicts (a run's, in the page or the CLI) to `report` alone, without its
+/// sessions, as a later verdicts file would be added ([`merge_verdicts`]): the judge section and
+/// the findings become what [`crate::Analysis::add_verdicts`] makes of the same report, the
+/// sessions' agents taken from the report's rows and the descriptions from its findings (only
+/// confused tools show them, and verdicts change no such finding). For a report made without
+/// human verdicts, as every streamed report is: a calibration already there is kept as it was.
+/// With a report's `sessions` kept (not only counted) each verdict's agent is known.
+pub fn add_verdicts(report: &mut Report, verdicts: Vec<Verdict>) {
+    let (mut all, calibration) = match report.judge.take() {
+        Some(judge) => (judge.verdicts, judge.calibration),
+        None => (Vec::new(), None),
+    };
+    merge_verdicts(&mut all, verdicts);
+    if all.is_empty() && calibration.is_none() {
+        return;
+    }
+    let agents = report
+        .sessions
+        .iter()
+        .map(|row| (row.session_id.as_str(), row.agent_id.as_deref()));
+    report.judge = Some(JudgeReport {
+        summary: summarize_with_agents(&all, agents, None),
+        code_vs_judge: code_vs_judge(&all, &report.problems),
+        calibration,
+        verdicts: all,
+    });
+    let descriptions = crate::merge::descriptions_in(std::slice::from_ref(report));
+    report.findings = crate::findings::findings(report, &descriptions);
 }
 
 /// Warns (once per file) about verdicts on calls that are not in the traces: a verdicts file

@@ -70,6 +70,7 @@ pub mod prompt;
 pub mod provider;
 pub mod retry;
 pub mod run;
+pub mod streamed;
 pub use answer::{read_response, Answer, CriterionAnswer, Usage};
 pub use evidence::check_evidence;
 pub use prompt::{

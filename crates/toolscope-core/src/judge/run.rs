@@ -6,7 +6,7 @@
 //! both judge identically.
 
 use crate::analysis::Analysis;
-use crate::model::Session;
+use crate::model::{Session, ToolDef};
 
 use super::answer::{read_response, Answer, Usage};
 use super::cache::{cache_key, VerdictCache};
@@ -15,7 +15,7 @@ use super::evidence::check_evidence;
 use super::prompt::{build_prompt, JudgePrompt, PromptLimits};
 use super::provider::{build_request, HttpRequest, HttpResponse, ProviderConfig};
 use super::retry::{decide, RetryDecision, RetryPolicy};
-use super::sample::{choose_calls, Selection};
+use super::sample::{choose_calls, CallRef, Selection};
 use super::{UnscoredCause, Verdict};
 
 /// One call to judge.
@@ -62,15 +62,36 @@ pub fn plan_calls(
     limits: &PromptLimits,
 ) -> Vec<PlannedCall> {
     let chosen = choose_calls(analysis.sessions(), &analysis.report().problems, selection);
+    plan_chosen(
+        &chosen,
+        &|session_id| analysis.session(session_id),
+        analysis.catalog_tools(),
+        config,
+        cache,
+        limits,
+    )
+}
+
+/// [`plan_calls`] for calls already chosen, their sessions found by `session` (calls whose
+/// session it does not find are left out) and `catalog` the catalog files' tools: the plan of a
+/// judge on sessions that were not kept (`crate::judge::streamed`).
+pub fn plan_chosen<'s>(
+    chosen: &[CallRef],
+    session: &dyn Fn(&str) -> Option<&'s Session>,
+    catalog: Option<&[ToolDef]>,
+    config: &ProviderConfig,
+    cache: &VerdictCache,
+    limits: &PromptLimits,
+) -> Vec<PlannedCall> {
     chosen
         .iter()
         .filter_map(|call| {
-            let session = analysis.session(&call.session_id)?;
+            let session = session(&call.session_id)?;
             let tools = session
                 .tools
                 .as_deref()
                 .map(Vec::as_slice)
-                .or(analysis.catalog_tools())
+                .or(catalog)
                 .unwrap_or(&[]);
             let prompt = build_prompt(session, call.step, tools, limits)?;
             let key = cache_key(

@@ -100,7 +100,17 @@ pub fn choose_calls(
     problems: &[Problem],
     selection: &Selection,
 ) -> Vec<CallRef> {
-    let calls = all_calls(sessions);
+    choose_among(all_calls(sessions), problems, selection)
+}
+
+/// [`choose_calls`] given every call of the sessions ([`session_calls`] of each, in session
+/// order) instead of the sessions: the same calls for the same selection, so a caller that reads
+/// the sessions one at a time need not keep them (`crate::judge::streamed`).
+pub fn choose_among(
+    calls: Vec<CallRef>,
+    problems: &[Problem],
+    selection: &Selection,
+) -> Vec<CallRef> {
     match selection {
         Selection::All => calls,
         Selection::Calls(wanted) => {
@@ -136,19 +146,19 @@ pub(crate) fn problem_calls(problems: &[Problem]) -> HashSet<(&str, usize)> {
 
 /// Every call of every session, in session order and then step order.
 fn all_calls(sessions: &[Session]) -> Vec<CallRef> {
-    sessions
-        .iter()
-        .flat_map(|session| {
-            session
-                .calls()
-                .enumerate()
-                .map(move |(index, call)| CallRef {
-                    session_id: session.session_id.clone(),
-                    step: index + 1,
-                    tool: call.name.clone(),
-                })
+    sessions.iter().flat_map(session_calls).collect()
+}
+
+/// Every call of `session`, in step order.
+pub fn session_calls(session: &Session) -> impl Iterator<Item = CallRef> + '_ {
+    session
+        .calls()
+        .enumerate()
+        .map(move |(index, call)| CallRef {
+            session_id: session.session_id.clone(),
+            step: index + 1,
+            tool: call.name.clone(),
         })
-        .collect()
 }
 
 /// The stratified sample of `calls` (already in session and step order); see [`choose_calls`].

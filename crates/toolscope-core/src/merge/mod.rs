@@ -96,7 +96,7 @@ pub fn merge_reports(parts: &[Report]) -> Result<Report, MergeError> {
 
 /// The tools' descriptions the parts' findings show (confused tools, side by side): every pair
 /// confused in the whole is confused in some part, which shows both descriptions when known.
-fn descriptions_in(parts: &[Report]) -> std::collections::BTreeMap<String, String> {
+pub(crate) fn descriptions_in(parts: &[Report]) -> std::collections::BTreeMap<String, String> {
     let mut descriptions = std::collections::BTreeMap::new();
     for finding in parts.iter().flat_map(|part| &part.findings) {
         let Some((expected, actual)) = finding
