@@ -7,6 +7,7 @@
 use std::cell::RefCell;
 
 use js_sys::{Array, Uint8Array};
+use toolscope_core::judge::in_report::add_verdicts;
 use toolscope_core::judge::verdict_file::{merge_verdicts, write_verdicts};
 use toolscope_core::judge::Verdict;
 use toolscope_core::report::csv::problems_csv;
@@ -42,32 +43,40 @@ pub(crate) fn generation() -> u64 {
     GENERATION.with(std::cell::Cell::get)
 }
 
-/// Runs `change` on the kept analysis if it is still generation `generation`.
-pub(crate) fn with_analysis<T>(
-    generation: u64,
-    change: impl FnOnce(&mut Analysis) -> T,
-) -> Option<T> {
+/// Adds a judge run's verdicts to the kept analysis, or to the streamed report, if it is still
+/// generation `generation` (and to those a share carries, and to the reports of filters on
+/// streamed sessions made later); the whole report's aggregates as JSON, or None when the
+/// traces changed.
+pub(crate) fn add_run_verdicts(generation: u64, verdicts: Vec<Verdict>) -> Option<String> {
     if GENERATION.with(std::cell::Cell::get) != generation {
         return None;
     }
-    ANALYSIS.with(|kept| kept.borrow_mut().as_mut().map(change))
+    let aggregates = if has_analysis() {
+        ANALYSIS.with(|kept| {
+            let mut kept = kept.borrow_mut();
+            let analysis = kept.as_mut()?;
+            analysis.add_verdicts(verdicts.clone());
+            Some(to_json(&analysis.report().aggregates()))
+        })
+    } else {
+        crate::worker_kept::with_streamed_mut(|streamed| {
+            add_verdicts(&mut streamed.report, verdicts.clone());
+            to_json(&streamed.report.aggregates())
+        })
+    }?;
+    RUN_VERDICTS.with(|kept| merge_verdicts(&mut kept.borrow_mut(), verdicts));
+    VIEW.with(|view| *view.borrow_mut() = None);
+    Some(aggregates)
 }
 
-/// Adds a judge run's verdicts to the kept analysis if it is still generation `generation`
-/// (and to those a share carries); the whole report's aggregates as JSON, or None when the
-/// traces changed.
-pub(crate) fn add_run_verdicts(generation: u64, verdicts: Vec<Verdict>) -> Option<String> {
-    with_analysis(generation, |analysis| {
-        RUN_VERDICTS.with(|kept| merge_verdicts(&mut kept.borrow_mut(), verdicts.clone()));
-        analysis.add_verdicts(verdicts);
-        VIEW.with(|view| *view.borrow_mut() = None);
-        to_json(&analysis.report().aggregates())
-    })
+/// Runs `read` on the verdicts of the judge runs on the kept analysis or streamed report.
+pub(crate) fn with_run_verdicts_kept<T>(read: impl FnOnce(&[Verdict]) -> T) -> T {
+    RUN_VERDICTS.with(|kept| read(&kept.borrow()))
 }
 
 /// Runs `read` on the kept analysis's report under `filter` (the whole report when it is
 /// empty), kept as the last filter's report.
-pub(crate) fn with_report_under<T>(
+fn with_report_under<T>(
     analysis: &Analysis,
     filter: &Filter,
     read: impl FnOnce(&Report) -> T,
@@ -101,7 +110,7 @@ fn cached_view<T>(
     Ok(VIEW.with(|view| read(&view.borrow().as_ref().expect("just kept").1)))
 }
 
-/// Whether the whole analysis is kept (always for files that did not stream; after the judge or
+/// Whether the whole analysis is kept (always for files that did not stream; after a comparison
 /// a comparison with a baseline for those that did).
 fn has_analysis() -> bool {
     ANALYSIS.with(|kept| kept.borrow().is_some())
@@ -200,14 +209,67 @@ fn compare_sides(
     .ok_or(NOTHING_YET.to_string())?
 }
 
-/// Makes sure the whole analysis is kept (reading every session again when they streamed).
+/// Makes sure the whole analysis is kept (reading every session again when they streamed, with
+/// the verdicts of the judge's runs on them).
 fn ensure_analysis(job: u32, send: &mut dyn FnMut(Reply)) -> Result<(), String> {
     if has_analysis() {
         return Ok(());
     }
-    crate::worker_kept::ensure_analysis(job, send, |analysis| {
+    crate::worker_kept::ensure_analysis(job, send, |mut analysis| {
+        // The judge's runs on the streamed report carry over.
+        let verdicts = RUN_VERDICTS.with(|kept| kept.borrow().clone());
+        if !verdicts.is_empty() {
+            analysis.add_verdicts(verdicts);
+        }
         ANALYSIS.with(|kept| *kept.borrow_mut() = Some(analysis));
     })
+}
+
+/// Starts a judge run: on the kept analysis, or, when the sessions streamed, on the calls chosen
+/// by reading the files again and the sessions holding them read once more (never every
+/// session: `toolscope_core::judge::streamed`).
+fn start_judge(
+    job: u32,
+    run: crate::protocol::JudgeRunSpec,
+    is_estimate: bool,
+    send: &mut dyn FnMut(Reply),
+) -> Result<(), String> {
+    let price = crate::worker_judge::check(&run, is_estimate)?;
+    let wanted = crate::worker_judge::wanted(&run.selection, |filter, query| {
+        with_view(job, filter, |report| {
+            crate::worker_judge::turns_of(report.rows(query))
+        })
+    })?;
+    if has_analysis() {
+        return kept_analysis(|analysis| {
+            let chosen = wanted.on_analysis(analysis);
+            crate::worker_judge::start(
+                job,
+                run,
+                is_estimate,
+                price,
+                &chosen,
+                &|session_id| analysis.session(session_id),
+                analysis.catalog_tools(),
+                send,
+            )
+        });
+    }
+    let (chosen, judged) =
+        crate::worker_kept::with_streamed(|streamed| streamed.judged(job, &wanted))
+            .ok_or(NOTHING_YET.to_string())??;
+    let by_id = judged.by_id();
+    crate::worker_judge::start(
+        job,
+        run,
+        is_estimate,
+        price,
+        &chosen,
+        &|session_id| by_id.get(session_id).copied(),
+        judged.catalog.as_deref(),
+        send,
+    );
+    Ok(())
 }
 
 /// Session `session_id` and what its view shows beside it, as JSON; None when there is no such
@@ -415,12 +477,7 @@ fn handle(request: Request, blobs: &Array, send: &mut dyn FnMut(Reply)) -> Optio
             run,
             is_estimate,
         } => {
-            let started = ensure_analysis(job, send).and_then(|()| {
-                kept_analysis(|analysis| {
-                    crate::worker_judge::start(job, run, is_estimate, analysis, send)
-                })
-            });
-            if let Err(message) = started {
+            if let Err(message) = start_judge(job, run, is_estimate, send) {
                 send(Reply::Failed { job, message });
             }
         }

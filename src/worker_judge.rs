@@ -14,14 +14,15 @@ use toolscope_core::judge::cache::{is_cacheable, VerdictCache};
 use toolscope_core::judge::cost::{default_table, Price};
 use toolscope_core::judge::provider::{browser_failure_detail, MAX_RESPONSE_BYTES};
 use toolscope_core::judge::run::{
-    estimate_plan, not_run_answer, plan_calls, Exchange, Failure, Ledger, Next, PlannedCall,
+    estimate_plan, not_run_answer, plan_chosen, Exchange, Failure, Ledger, Next, PlannedCall,
 };
-use toolscope_core::judge::sample::Selection;
+use toolscope_core::judge::sample::CallRef;
+use toolscope_core::judge::streamed::Wanted;
 use toolscope_core::judge::{
     Answer, HttpRequest, HttpResponse, Outcome, PromptLimits, RetryPolicy, UnscoredCause, Verdict,
 };
-use toolscope_core::model::Session;
-use toolscope_core::Analysis;
+use toolscope_core::model::{Session, ToolDef};
+use toolscope_core::Filter;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -81,21 +82,10 @@ struct Run {
     generation: u64,
 }
 
-/// Plans the run on `analysis`; with `is_estimate` replies with the plan only, else starts
-/// sending (the reply [`Reply::Judged`] comes when it is over).
-pub fn start(
-    job: u32,
-    spec: JudgeRunSpec,
-    is_estimate: bool,
-    analysis: &Analysis,
-    send: &mut dyn FnMut(Reply),
-) {
-    if let Err(error) = spec.config.check() {
-        return send(Reply::Failed {
-            job,
-            message: error.to_string(),
-        });
-    }
+/// Checks the run's settings before anything is read: the price the run is priced at (None when
+/// none is known), or why it cannot run.
+pub fn check(spec: &JudgeRunSpec, is_estimate: bool) -> Result<Option<Price>, String> {
+    spec.config.check().map_err(|error| error.to_string())?;
     let price: Option<Price> = spec.price.or_else(|| {
         default_table()
             .lookup(spec.config.provider.as_str(), &spec.config.model)
@@ -103,19 +93,25 @@ pub fn start(
             .copied()
     });
     if spec.budget_usd.is_some() && price.is_none() && !is_estimate {
-        return send(Reply::Failed {
-            job,
-            message: format!(
-                "a budget needs a price for {} model \"{}\" to enforce it: type its prices per \
-                 million tokens, or leave the budget empty",
-                spec.config.provider.as_str(),
-                spec.config.model
-            ),
-        });
+        return Err(format!(
+            "a budget needs a price for {} model \"{}\" to enforce it: type its prices per \
+             million tokens, or leave the budget empty",
+            spec.config.provider.as_str(),
+            spec.config.model
+        ));
     }
-    let selection = match &spec.selection {
-        JudgeSelection::Chosen { selection } => selection.clone(),
-        JudgeSelection::Filter { filter } => Selection::Calls(analysis.calls_kept_by(filter)),
+    Ok(price)
+}
+
+/// The calls the run asks for, as the core chooses them ([`Wanted`]); `cell_turns` gives the
+/// turns behind a heatmap cell (session id, turn) from the report under a filter.
+pub fn wanted(
+    selection: &JudgeSelection,
+    cell_turns: impl FnOnce(&Filter, &RowsQuery) -> Result<Vec<(String, usize)>, String>,
+) -> Result<Wanted, String> {
+    Ok(match selection {
+        JudgeSelection::Chosen { selection } => Wanted::Selection(selection.clone()),
+        JudgeSelection::Filter { filter } => Wanted::KeptBy(filter.clone()),
         JudgeSelection::Cell {
             filter,
             expected,
@@ -128,24 +124,42 @@ pub fn start(
                 top: *top,
                 limit: usize::MAX,
             };
-            let turns: Vec<(String, usize)> =
-                crate::worker::with_report_under(analysis, filter, |report| {
-                    match report.rows(&query) {
-                        Rows::CellTurns { rows, .. } => rows
-                            .into_iter()
-                            .map(|outcome| (outcome.session_id, outcome.turn))
-                            .collect(),
-                        _ => Vec::new(),
-                    }
-                });
-            Selection::Calls(analysis.calls_in_turns(&turns))
+            Wanted::InTurns(cell_turns(filter, &query)?)
         }
-    };
+    })
+}
+
+/// The turns of a heatmap cell's rows (`rows` of a [`RowsQuery::CellTurns`]).
+pub fn turns_of(rows: Rows) -> Vec<(String, usize)> {
+    match rows {
+        Rows::CellTurns { rows, .. } => rows
+            .into_iter()
+            .map(|outcome| (outcome.session_id, outcome.turn))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Plans the run on the `chosen` calls (their sessions found by `session`, `catalog` the catalog
+/// files' tools), priced at `price` ([`check`]); with `is_estimate` replies with the plan only,
+/// else starts sending (the reply [`Reply::Judged`] comes when it is over).
+#[allow(clippy::too_many_arguments)]
+pub fn start<'s>(
+    job: u32,
+    spec: JudgeRunSpec,
+    is_estimate: bool,
+    price: Option<Price>,
+    chosen: &[CallRef],
+    session: &dyn Fn(&str) -> Option<&'s Session>,
+    catalog: Option<&[ToolDef]>,
+    send: &mut dyn FnMut(Reply),
+) {
     let calls = CACHE.with(|cache| {
-        plan_calls(
-            analysis,
+        plan_chosen(
+            chosen,
+            session,
+            catalog,
             &spec.config,
-            &selection,
             &cache.borrow(),
             &PromptLimits::default(),
         )
@@ -162,13 +176,13 @@ pub fn start(
     if is_estimate {
         return;
     }
-    // The tasks outlive this borrow of the analysis, so they keep copies of the sessions they
-    // judge: one per session, however many of its calls are planned.
+    // The tasks outlive this borrow of the sessions, so they keep copies of those they judge:
+    // one per session, however many of its calls are planned.
     let mut copies: HashMap<&str, Rc<Session>> = HashMap::new();
     let sessions: Vec<Rc<Session>> = calls
         .iter()
         .filter_map(|call| {
-            let session = analysis.session(&call.session_id)?;
+            let session = session(&call.session_id)?;
             Some(
                 copies
                     .entry(session.session_id.as_str())
@@ -216,7 +230,8 @@ pub fn start(
     RUNNING.with(|running| *running.borrow_mut() = Some(run.clone()));
     progress(&run, true);
     if tasks == 0 {
-        // Later, not here: the caller holds the analysis that `finish` adds the verdicts to.
+        // Later, not here: the caller holds the analysis or report that `finish` adds the
+        // verdicts to.
         wasm_bindgen_futures::spawn_local(async move { finish(&run) });
         return;
     }
@@ -512,8 +527,9 @@ fn progress(run: &Rc<RefCell<Run>>, is_forced: bool) {
     });
 }
 
-/// Adds the verdicts (the calls never judged are `not_run`) to the kept analysis and sends the
-/// whole report.
+/// Adds the verdicts (the calls never judged are `not_run`) to the kept analysis or streamed
+/// report and sends the whole report's aggregates (the verdicts stay in the worker: the page asks
+/// for them a page at a time, and the downloads are made here).
 fn finish(run: &Rc<RefCell<Run>>) {
     RUNNING.with(|running| {
         let is_this = running

@@ -2,8 +2,10 @@
 //! ([`crate::worker_read`]); when the sessions stream (toolscope's native JSON Lines, see
 //! `toolscope_core::read_analysis`) the worker keeps the report and where each session's line
 //! is, not the sessions: a session is read again from its line when it is opened, a filter's
-//! report is made by reading the files again ([`Streamed::filtered`]), and every session is kept
-//! only when the judge or a comparison with a baseline needs them ([`ensure_analysis`]).
+//! report is made by reading the files again ([`Streamed::filtered`]), the judge reads the files
+//! again to choose its calls and keeps only the sessions holding them ([`Streamed::judged`]),
+//! and every session is kept only when a comparison with a baseline needs them
+//! ([`ensure_analysis`]).
 //! Otherwise it keeps the whole [`Analysis`], as before.
 
 use std::cell::RefCell;
@@ -11,6 +13,10 @@ use std::rc::Rc;
 
 use js_sys::Array;
 use toolscope_core::formats::native::read_line_session;
+use toolscope_core::judge::sample::CallRef;
+use toolscope_core::judge::streamed::{
+    add_verdicts_under, choose_streamed, read_judged, Chosen, Judged, Read, Wanted,
+};
 use toolscope_core::model::Session;
 use toolscope_core::report::rows::SessionRows;
 use toolscope_core::{
@@ -25,9 +31,13 @@ use crate::worker_read::{
     blobs_of, load, read_line, read_start, readable_size, BlobLines, Done, LineStarts,
 };
 
+/// What a reading again says when the files do not read as they did.
+const CHANGED: &str = "the files no longer read as they did: were they changed?";
+
 /// The most input whose every session the worker reads into memory after they streamed (an
-/// analysis holds 4–7× its input): past it, the judge and comparisons with a baseline are
-/// refused with a message rather than the tab running out of memory.
+/// analysis holds 4–7× its input): past it, a comparison with a baseline is refused with a
+/// message rather than the tab running out of memory (the judge reads only the sessions it
+/// judges).
 pub(crate) const KEPT_LIMIT: u64 = 256 << 20;
 
 thread_local! {
@@ -64,6 +74,12 @@ pub(crate) fn forget() {
 /// Runs `read` on the streamed analysis's report, if the last analysis streamed.
 pub(crate) fn with_streamed<T>(read: impl FnOnce(&Streamed) -> T) -> Option<T> {
     STREAMED.with(|kept| kept.borrow().as_ref().map(read))
+}
+
+/// Runs `change` on the streamed analysis (a judge run adds its verdicts to its report), if the
+/// last analysis streamed.
+pub(crate) fn with_streamed_mut<T>(change: impl FnOnce(&mut Streamed) -> T) -> Option<T> {
+    STREAMED.with(|kept| kept.borrow_mut().as_mut().map(change))
 }
 
 /// Reads the files (`blobs` beside `files`) and analyses them: each file's role (chosen, or
@@ -165,15 +181,49 @@ impl Streamed {
     /// The report under `filter` (not empty): the files read again, each session checked and
     /// scored and only those the filter keeps making rows; progress as `job`.
     pub(crate) fn filtered(&self, job: u32, filter: &Filter) -> Result<Report, String> {
-        let named: Vec<(&str, Role)> = self
-            .files
+        let named = self.named();
+        let (sources, _) = blob_sources(job, &named, &self.blobs, false)?;
+        let mut report = read_report_under(sources, &self.options, filter)
+            .map_err(|error| error.to_string())?
+            .ok_or_else(|| CHANGED.to_string())?;
+        crate::worker::with_run_verdicts_kept(|verdicts| {
+            if !verdicts.is_empty() {
+                add_verdicts_under(&mut report, filter, verdicts);
+            }
+        });
+        Ok(report)
+    }
+
+    /// What a judge run needs (`toolscope_core::judge::streamed`): the calls `wanted` picks,
+    /// chosen by reading the files again, and the sessions holding them, read once more (the
+    /// others are dropped as they are read); progress as `job`.
+    pub(crate) fn judged(
+        &self,
+        job: u32,
+        wanted: &Wanted,
+    ) -> Result<(Vec<CallRef>, Judged), String> {
+        let named = self.named();
+        let (sources, _) = blob_sources(job, &named, &self.blobs, false)?;
+        let chosen = choose_streamed(sources, &self.options, wanted, &mut |_| {})
+            .map_err(|error| error.to_string())?;
+        let Read::Streamed(Chosen { calls: chosen, .. }) = chosen else {
+            return Err(CHANGED.to_string());
+        };
+        let (sources, _) = blob_sources(job, &named, &self.blobs, false)?;
+        match read_judged(sources, &self.options, &chosen, &mut |_| {})
+            .map_err(|error| error.to_string())?
+        {
+            Read::Streamed(judged) => Ok((chosen, judged)),
+            Read::Whole(_) => Err(CHANGED.to_string()),
+        }
+    }
+
+    /// Each file's name and role.
+    fn named(&self) -> Vec<(&str, Role)> {
+        self.files
             .iter()
             .map(|file| (file.name.as_str(), file.role.unwrap_or(Role::Traces)))
-            .collect();
-        let (sources, _) = blob_sources(job, &named, &self.blobs, false)?;
-        read_report_under(sources, &self.options, filter)
-            .map_err(|error| error.to_string())?
-            .ok_or_else(|| "the files no longer read as they did: were they changed?".to_string())
+            .collect()
     }
 
     /// The agents, in order of first appearance in the files (as [`Analysis::agents`] gives
@@ -285,9 +335,8 @@ fn within_kept_limit(total: u64) -> Result<(), String> {
         return Ok(());
     }
     Err(format!(
-        "the judge (and a comparison with a baseline) needs every session in memory, and these \
-         files ({} MB) are more than the page holds ({} MB): use the CLI (toolscope judge, \
-         diff) on them",
+        "a comparison with a baseline needs every session in memory, and these files ({} MB) \
+         are more than the page holds ({} MB): use the CLI (toolscope diff) on them",
         total >> 20,
         KEPT_LIMIT >> 20
     ))
@@ -305,6 +354,6 @@ mod tests {
             message.contains("(300 MB)") && message.contains("(256 MB)"),
             "{message}"
         );
-        assert!(message.contains("toolscope judge"), "{message}");
+        assert!(message.contains("toolscope diff"), "{message}");
     }
 }

@@ -113,6 +113,51 @@ test('a run against an OpenAI-compatible server gives the numbers the CLI gives 
   assert.deepEqual(errors, []);
 });
 
+test('the run\'s end sends the page the report\'s aggregates, the verdicts only a page of rows at a time', async () => {
+  reset();
+  // The page's own worker, each judged reply it posts recorded as it arrives.
+  const context = await browser.newContext({ acceptDownloads: true });
+  await watchPolicy(context, errors);
+  await context.addInitScript(() => {
+    const Original = window.Worker;
+    window.judgedReplies = [];
+    window.Worker = class extends Original {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (event) => {
+          const text = Array.isArray(event.data) ? event.data[0] : event.data;
+          if (typeof text === 'string' && text.startsWith('{"type":"judged"')) window.judgedReplies.push(text);
+        });
+      }
+    };
+  });
+  const page = await context.newPage();
+  watchConsole(page, errors);
+  await page.goto(server.url);
+  await page.getByTestId('version').waitFor();
+  await loadFiles(page, FILES);
+  await page.getByTestId('tab-judge').click();
+  await page.getByTestId('judge-provider').selectOption('openai_compatible');
+  await page.getByTestId('judge-model').fill('fake-model');
+  await page.getByTestId('judge-base-url').fill(`${fake.origin}/v1`);
+  await page.getByTestId('judge-key').fill(KEY);
+  assert.match(await run(page), new RegExp(`^judged ${CALLS} calls`));
+  const replies = await page.evaluate(() => window.judgedReplies);
+  assert.equal(replies.length, 1);
+  const report = JSON.parse(JSON.parse(replies[0]).report);
+  assert.deepEqual(report.judge.verdicts, [], 'no verdict travels with the report');
+  assert.equal(report.omitted.verdicts, VERDICTS, 'they are counted instead');
+  assert.equal(report.judge.summary.criteria.length, 4);
+  // The verdicts table asked the worker for its rows: all of them here, fewer than a page.
+  await page.getByTestId('judge-verdict').nth(VERDICTS - 1).waitFor();
+  assert.equal(await page.getByTestId('judge-verdict').count(), VERDICTS);
+  // The download, made in the worker, has every verdict.
+  const { text } = await downloadText(page, () => page.getByTestId('download-report-json').click());
+  assert.equal(JSON.parse(text).judge.verdicts.length, VERDICTS);
+  await context.close();
+  assert.deepEqual(errors, []);
+});
+
 test('a share link made after a run carries its verdicts: the link reopens the same judge report', async () => {
   reset();
   const page = await judgePage({ model: 'share-model' });
