@@ -242,6 +242,33 @@ test('the calls of the current filter are the ones judged', async () => {
   assert.deepEqual(errors, []);
 });
 
+test('a filter after a run on streamed traces, its report read again from the file, keeps the run\'s verdicts on its calls', async () => {
+  reset();
+  const page = await judgePage({ model: 'streamed-filter-model' });
+  await run(page);
+  /** Waits until every criterion's row counts `total` verdicts (pass, fail and unscored). */
+  const criteriaCount = (total) => page.waitForFunction((total) => {
+    const rows = [...document.querySelectorAll('[data-testid="judge-criteria"] tr[data-criterion]')];
+    return rows.length === 4 && rows.every((row) => {
+      const cells = row.querySelectorAll('td');
+      return Number(cells[4].textContent) + Number(cells[5].textContent) + Number(cells[6].textContent) === total;
+    });
+  }, total, { timeout: 30_000 });
+  await criteriaCount(CALLS);
+  // The seed's traces stream: the filter's report is made by reading the file again, and the
+  // run's verdicts on the calls it keeps are added to it.
+  await page.getByTestId('filter-tool').selectOption('search_docs');
+  await page.getByTestId('judge-what').selectOption('filter');
+  await page.getByTestId('judge-estimate').click();
+  await page.getByTestId('judge-plan').waitFor();
+  const planned = Number((await page.getByTestId('judge-plan').innerText()).split(' ')[0]);
+  assert.ok(planned > 0 && planned < CALLS, `${planned} calls planned`);
+  await criteriaCount(planned);
+  await page.getByTestId('clear-filters').click();
+  await criteriaCount(CALLS);
+  assert.deepEqual(errors, []);
+});
+
 test('a heatmap cell\'s turns are judged from the cell: only the calls made in them', async () => {
   reset();
   const page = await open(browser, server.url, errors);
