@@ -231,7 +231,9 @@ impl Streamed {
     pub(crate) fn agents(&self) -> Vec<String> {
         let file_order = |name: &str| self.files.iter().position(|file| file.name == name);
         let mut rows: Vec<_> = self.report.sessions.iter().collect();
-        rows.sort_by_key(|row| (file_order(&row.origin.file), row.origin.line));
+        toolscope_core::sort::sort_by_key(&mut rows, |row| {
+            (file_order(&row.origin.file), row.origin.line)
+        });
         let mut agents: Vec<String> = Vec::new();
         for agent in rows.iter().filter_map(|row| row.agent_id.as_ref()) {
             if !agents.contains(agent) {

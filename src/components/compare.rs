@@ -145,7 +145,7 @@ fn verdict_class(verdict: Verdict) -> &'static str {
 #[component]
 fn DiffTable(diff: Diff) -> impl IntoView {
     let mut rows: Vec<MetricDiff> = diff.metrics;
-    rows.sort_by_key(|row| row.verdict.rank());
+    toolscope_core::sort::sort_by_key(&mut rows, |row| row.verdict.rank());
     let notes = diff.notes;
     view! {
         <h2>"Metric by metric"</h2>
@@ -215,7 +215,7 @@ fn ConfusionChanges(cells: Vec<CellChange>) -> impl IntoView {
             before.is_some() && after.is_some() && change.abs() >= 0.05
         })
         .collect();
-    rows.sort_by(|a, b| b.3.abs().total_cmp(&a.3.abs()));
+    toolscope_core::sort::sort_by(&mut rows, |a, b| b.3.abs().total_cmp(&a.3.abs()));
     let largest = rows.first().map_or(1.0, |row| row.3.abs()).max(1e-9);
     (!rows.is_empty()).then(|| view! {
         <h2>"Confusion cells that changed"</h2>

@@ -27,7 +27,7 @@ pub fn Filters() -> impl IntoView {
                             }
                         }
                     }
-                    tools.sort();
+                    toolscope_core::sort::sort(&mut tools);
                     tools
                 })
                 .unwrap_or_default()

@@ -305,7 +305,9 @@ fn marked(text: &str, quotes: &[Quote], is_json: bool) -> AnyView {
     if spans.is_empty() {
         return text.to_string().into_any();
     }
-    spans.sort_by_key(|(range, _)| (range.start, std::cmp::Reverse(range.end)));
+    toolscope_core::sort::sort_by_key(&mut spans, |(range, _)| {
+        (range.start, std::cmp::Reverse(range.end))
+    });
     let mut merged: Vec<(Range<usize>, Vec<&str>)> = Vec::new();
     for (range, label) in spans {
         match merged.last_mut() {

@@ -133,7 +133,7 @@ pub(crate) fn run(
     progress: &mut dyn FnMut(Progress),
 ) -> Parts {
     let mut ordered: Vec<&InputFile<'_>> = inputs.iter().collect();
-    ordered.sort_by_key(|input| role_rank(input.role));
+    crate::sort::sort_by_key(&mut ordered, |input| role_rank(input.role));
     let total_bytes: u64 = inputs.iter().map(|input| input.bytes.len() as u64).sum();
     let mut bytes_done = 0u64;
     let mut diagnostics = Vec::new();
@@ -369,7 +369,9 @@ pub(crate) fn warn_about_skipped_suggestions<'c>(
             )
         })
         .collect();
-    warnings.sort_by(|a, b| (&a.file, &a.message).cmp(&(&b.file, &b.message)));
+    crate::sort::sort_by(&mut warnings, |a, b| {
+        (&a.file, &a.message).cmp(&(&b.file, &b.message))
+    });
     diagnostics.extend(warnings);
 }
 
@@ -509,7 +511,7 @@ pub(crate) fn sort_diagnostics(diagnostics: &mut [Diagnostic], inputs: &[InputFi
         .map(|(i, input)| (input.name, i))
         .rev()
         .collect();
-    diagnostics.sort_by_key(|d| {
+    crate::sort::sort_by_key(diagnostics, |d| {
         (
             position.get(d.file.as_str()).copied().unwrap_or(usize::MAX),
             d.line.unwrap_or(0),

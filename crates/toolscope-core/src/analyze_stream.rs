@@ -72,7 +72,7 @@ pub(crate) fn stream_report(
     mut visit: Option<&mut crate::analyze_read::SessionVisit<'_>>,
 ) -> Option<Result<Report, ReadError>> {
     let mut order: Vec<usize> = (0..inputs.len()).collect();
-    order.sort_by_key(|&index| role_rank(inputs[index].role));
+    crate::sort::sort_by_key(&mut order, |&index| role_rank(inputs[index].role));
     let ordered: Vec<&InputFile<'_>> = order.iter().map(|&index| &inputs[index]).collect();
     if ordered
         .iter()
@@ -671,9 +671,9 @@ impl<'g, 't> Stream<'g, 't> {
             || self.labels_read.values().any(|&read| read > 0);
         // What reading the labels said, then what scoring them did, as the whole-input path
         // gives them.
-        self.label_messages.sort_by_key(|(ordinal, _)| *ordinal);
+        crate::sort::sort_by_key(&mut self.label_messages, |(ordinal, _)| *ordinal);
         diagnostics.extend(self.label_messages.into_iter().map(|(_, d)| d));
-        self.label_diagnostics.sort_by_key(|(index, _)| *index);
+        crate::sort::sort_by_key(&mut self.label_diagnostics, |(index, _)| *index);
         diagnostics.extend(self.label_diagnostics.into_iter().map(|(_, d)| d));
         let catalogs = self
             .file_catalog

@@ -59,6 +59,7 @@ pub mod model;
 pub mod report;
 mod role;
 pub mod share;
+pub mod sort;
 #[cfg(test)]
 mod test_support;
 

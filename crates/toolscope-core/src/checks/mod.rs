@@ -84,7 +84,7 @@ pub fn check_session(
         seen.push(call);
     }
     problems.extend(unhandled_error::check(session, &links, &calls));
-    problems.sort_by_key(|problem| problem.step);
+    crate::sort::sort_by_key(&mut problems, |problem| problem.step);
     let mut errors_by_tool: BTreeMap<String, u64> = BTreeMap::new();
     for (call, status) in calls.iter().zip(&links.call_status) {
         if *status == Some(crate::model::ResultStatus::Error) {

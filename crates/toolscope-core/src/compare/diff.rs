@@ -302,8 +302,8 @@ pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
         .into_iter()
         .collect();
     let order = |change: &CaseChange| (change.session_id.clone(), change.case.clone());
-    regressed.sort_by_key(order);
-    improved.sort_by_key(order);
+    crate::sort::sort_by_key(&mut regressed, order);
+    crate::sort::sort_by_key(&mut improved, order);
     Diff {
         options: options.clone(),
         sessions: SessionCounts {

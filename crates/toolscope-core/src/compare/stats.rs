@@ -58,7 +58,7 @@ pub fn newcombe_difference(x1: u64, n1: u64, x2: u64, n2: u64) -> Option<[f64; 2
 pub fn holm(p_values: &[f64]) -> Vec<f64> {
     let count = p_values.len();
     let mut order: Vec<usize> = (0..count).collect();
-    order.sort_by(|&a, &b| p_values[a].total_cmp(&p_values[b]));
+    crate::sort::sort_by(&mut order, |&a, &b| p_values[a].total_cmp(&p_values[b]));
     let mut adjusted = vec![0.0; count];
     let mut running = 0.0f64;
     for (rank, &index) in order.iter().enumerate() {
@@ -104,7 +104,7 @@ fn interval_of(mut values: Vec<f64>) -> Option<[f64; 2]> {
     if values.is_empty() {
         return None;
     }
-    values.sort_by(f64::total_cmp);
+    crate::sort::sort_by(&mut values, f64::total_cmp);
     Some([percentile(&values, 0.025), percentile(&values, 0.975)])
 }
 

@@ -116,7 +116,7 @@ pub(crate) fn findings_with_agents(
     rules::selection(report, descriptions, &mut found);
     rules::drift(report, &mut found);
     rules::judge(report, agents, &mut found);
-    found.sort_by(|a, b| {
+    crate::sort::sort_by(&mut found, |a, b| {
         b.sessions
             .cmp(&a.sessions)
             .then(b.occurrences.cmp(&a.occurrences))
@@ -281,7 +281,7 @@ mod tests {
         // Ranked: most sessions first, then occurrences, then id.
         let ranks: Vec<(u64, u64)> = found.iter().map(|f| (f.sessions, f.occurrences)).collect();
         let mut sorted = ranks.clone();
-        sorted.sort_by(|a, b| b.cmp(a));
+        crate::sort::sort_by(&mut sorted, |a, b| b.cmp(a));
         assert_eq!(ranks, sorted);
     }
 

@@ -38,7 +38,7 @@ impl Group {
     /// The most frequent messages, with their counts.
     fn top_messages(&self) -> Vec<String> {
         let mut messages: Vec<(&String, &u64)> = self.messages.iter().collect();
-        messages.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        crate::sort::sort_by(&mut messages, |a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         messages
             .into_iter()
             .take(MAX_MESSAGES)

@@ -172,7 +172,7 @@ pub(crate) fn read(
             continue;
         }
         // ISO 8601 times of one export sort as text.
-        trace.sort_by(|a, b| a.start().cmp(b.start()));
+        crate::sort::sort_by(&mut trace, |a, b| a.start().cmp(b.start()));
         sessions.extend(read_trace(
             file,
             trace_id,

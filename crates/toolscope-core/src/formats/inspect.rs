@@ -136,7 +136,7 @@ fn read_eval_within(
         .filter(|name| name.starts_with("samples/") && name.ends_with(".json"))
         .map(str::to_string)
         .collect();
-    names.sort();
+    crate::sort::sort(&mut names);
     let has_header = archive.index_for_name("header.json").is_some();
     if !has_header && names.is_empty() {
         // Any ZIP archive starts with the same bytes; one that is not an Inspect log is an

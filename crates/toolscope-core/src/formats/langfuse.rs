@@ -146,7 +146,9 @@ pub(crate) fn read(
     let mut sessions = Vec::new();
     for (trace_id, mut observations) in traces {
         // ISO 8601 times of one export sort as text.
-        observations.sort_by(|a, b| start_of(&a.value).cmp(start_of(&b.value)));
+        crate::sort::sort_by(&mut observations, |a, b| {
+            start_of(&a.value).cmp(start_of(&b.value))
+        });
         let spans: Vec<Span> = observations
             .iter()
             .enumerate()

@@ -150,7 +150,9 @@ pub(crate) fn read(
     let mut sessions = Vec::new();
     for trace in order {
         let mut members: Vec<&Run> = by_trace[&trace].iter().map(|&at| &runs[at]).collect();
-        members.sort_by(|a, b| sort_key(&a.value).cmp(&sort_key(&b.value)));
+        crate::sort::sort_by(&mut members, |a, b| {
+            sort_key(&a.value).cmp(&sort_key(&b.value))
+        });
         let spans: Vec<Span> = members
             .iter()
             .enumerate()

@@ -55,7 +55,7 @@ pub(crate) fn merge(events: Vec<Value>) -> Value {
             _ => {}
         }
     }
-    items.sort_by_key(|(at, _)| *at);
+    crate::sort::sort_by_key(&mut items, |(at, _)| *at);
     let output = Value::Array(items.into_iter().map(|(_, item)| item).collect());
     match response {
         Value::Object(mut map) => {

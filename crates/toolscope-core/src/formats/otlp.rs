@@ -123,7 +123,7 @@ pub(crate) fn traces(spans: Vec<Span>) -> Vec<Vec<Span>> {
 /// Spans in start order, where every span has a start time (else as they came).
 fn sort_by_start(spans: &mut [Span]) {
     if spans.iter().all(|span| span.start > 0) {
-        spans.sort_by_key(|span| span.start);
+        crate::sort::sort_by_key(spans, |span| span.start);
     }
 }
 
@@ -160,7 +160,9 @@ fn conversations(traces: Vec<Vec<Span>>) -> Vec<Vec<Span>> {
         .into_iter()
         .map(|mut group| {
             if group.len() > 1 && group.iter().flatten().all(|span| span.start > 0) {
-                group.sort_by_key(|trace| trace.iter().map(|span| span.start).min());
+                crate::sort::sort_by_key(&mut group, |trace| {
+                    trace.iter().map(|span| span.start).min()
+                });
             }
             group.into_iter().flatten().collect()
         })

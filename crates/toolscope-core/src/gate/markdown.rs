@@ -32,7 +32,7 @@ pub fn markdown(result: &GateResult, report_url: Option<&str>, findings: &[Findi
     }
     out.push_str("| | Rule | Metric | Agent | Result |\n|---|---|---|---|---|\n");
     let mut rows: Vec<&Check> = result.checks.iter().collect();
-    rows.sort_by_key(|check| match check.status {
+    crate::sort::sort_by_key(&mut rows, |check| match check.status {
         Status::Fail => 0,
         Status::Pass => 1,
         Status::Skipped => 2,

@@ -212,7 +212,7 @@ fn allocate(sizes: &[usize], n: usize, keys: &[u64]) -> Vec<usize> {
         .collect();
     let left_over = n - allotments.iter().sum::<usize>();
     let mut order: Vec<usize> = (0..sizes.len()).collect();
-    order.sort_by(|&a, &b| {
+    crate::sort::sort_by(&mut order, |&a, &b| {
         remainders[b]
             .cmp(&remainders[a])
             .then(keys[b].cmp(&keys[a]))

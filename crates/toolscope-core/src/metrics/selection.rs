@@ -134,7 +134,9 @@ impl Confusion {
             turns[cell.actual] += cell.count;
         }
         let mut ranked: Vec<usize> = (0..self.labels.len()).collect();
-        ranked.sort_by(|&a, &b| turns[b].cmp(&turns[a]).then(a.cmp(&b)));
+        crate::sort::sort_by(&mut ranked, |&a, &b| {
+            turns[b].cmp(&turns[a]).then(a.cmp(&b))
+        });
         let mut kept = ranked[..keep].to_vec();
         kept.sort_unstable();
         let other = kept.len();

@@ -94,7 +94,7 @@ impl SelectionTotals {
                 count: cell.count,
             })
             .collect();
-        confused_pairs.sort_by(|a, b| {
+        crate::sort::sort_by(&mut confused_pairs, |a, b| {
             b.count
                 .cmp(&a.count)
                 .then_with(|| (&a.expected, &a.actual).cmp(&(&b.expected, &b.actual)))

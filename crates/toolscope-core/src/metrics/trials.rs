@@ -150,7 +150,7 @@ pub fn trials_of<'a>(attempts: impl IntoIterator<Item = (&'a str, Trial)>) -> Op
 /// came in (the order of sessions in a file, or of parts merged).
 fn sum_in_order(values: impl Iterator<Item = f64>) -> f64 {
     let mut values: Vec<f64> = values.collect();
-    values.sort_by(f64::total_cmp);
+    crate::sort::sort_by(&mut values, f64::total_cmp);
     values.iter().sum()
 }
 

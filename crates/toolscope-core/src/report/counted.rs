@@ -54,8 +54,8 @@ impl Counted {
     }
 
     pub(crate) fn finish(mut self, tools: BTreeMap<String, ToolUsage>) -> CountedRows {
-        self.problems.sort_by(|a, b| worst_first(&a.0, &b.0));
-        self.trials.sort_by(|a, b| worst_first(&a.0, &b.0));
+        crate::sort::sort_by(&mut self.problems, |a, b| worst_first(&a.0, &b.0));
+        crate::sort::sort_by(&mut self.trials, |a, b| worst_first(&a.0, &b.0));
         let mut agents = HashMap::new();
         let mut problems = Vec::new();
         for (_, agent, mut found) in self.problems {

@@ -234,7 +234,7 @@ impl Report {
                     .iter()
                     .flat_map(|tasks| &tasks.outcomes)
                     .collect();
-                outcomes.sort_by_key(|outcome| outcome.all_matched());
+                crate::sort::sort_by_key(&mut outcomes, |outcome| outcome.all_matched());
                 Rows::TaskOutcomes {
                     total: outcomes.len(),
                     rows: first(outcomes.into_iter(), *limit),
@@ -324,7 +324,7 @@ fn sort_problems(rows: &mut [&Problem], order: ProblemOrder) {
     if order == ProblemOrder::Report {
         return;
     }
-    rows.sort_by(|a, b| match order {
+    crate::sort::sort_by(rows, |a, b| match order {
         ProblemOrder::Report => std::cmp::Ordering::Equal,
         ProblemOrder::Session => a.session_id.cmp(&b.session_id),
         ProblemOrder::Step => a.step.cmp(&b.step),

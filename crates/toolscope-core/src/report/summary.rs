@@ -321,7 +321,7 @@ impl Totals {
         summary.sessions_with_problems = Rate::new(sessions_with_problems, summary.sessions);
         // Summed in a defined order (smallest first), not in input order, so the mean is the
         // same to the last bit however the sessions were ordered or split.
-        session_rates.sort_by(f64::total_cmp);
+        crate::sort::sort_by(&mut session_rates, f64::total_cmp);
         summary.mean_session_problem_rate =
             ratio(session_rates.iter().sum(), session_rates.len() as f64);
         summary.tool_error_rate =
@@ -351,7 +351,7 @@ pub fn summarize_sessions(
     // Worst first: most problems, then most tool errors; ties keep input order. The order is
     // found on indices and applied in place, so the rows are never held twice.
     let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by(|&a, &b| {
+    crate::sort::sort_by(&mut order, |&a, &b| {
         let (a, b) = (&rows[a].0, &rows[b].0);
         b.problems
             .cmp(&a.problems)

@@ -127,7 +127,7 @@ fn chart_rows(per_tool: &[ToolRow]) -> Vec<ToolRow> {
         return per_tool.to_vec();
     }
     let mut ranked: Vec<usize> = (0..per_tool.len()).collect();
-    ranked.sort_by(|&a, &b| {
+    toolscope_core::sort::sort_by(&mut ranked, |&a, &b| {
         per_tool[b]
             .support
             .cmp(&per_tool[a].support)

@@ -33,7 +33,7 @@ pub(super) fn task_actions(markup: &mut Markup, tasks: &TaskActions) {
     );
     // A stable sort: sessions keep the report's order within each group.
     let mut outcomes: Vec<&TaskOutcome> = tasks.outcomes.iter().collect();
-    outcomes.sort_by_key(|outcome| outcome.all_matched());
+    toolscope_core::sort::sort_by_key(&mut outcomes, |outcome| outcome.all_matched());
     let columns = [
         ("Session", false),
         ("Task", false),

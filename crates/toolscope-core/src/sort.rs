@@ -1,0 +1,112 @@
+//! Stable sorts that compile the standard library's sort once instead of once per call.
+//!
+//! `slice::sort_by` is generic over the element and the comparison, so every call site gets its
+//! own copy of the whole stable sort (driftsort with its small-sort networks: 3 to 5 kB of wasm
+//! each). The page's worker had 53 such copies, 215 kB of its 3.7 MB and about 45 kB of its gzipped
+//! size (docs/performance.md#bundle). These functions give the same order as `sort_by`,
+//! `sort_by_key` and `sort`, stable included, by sorting the elements' positions with one
+//! type-erased comparison (one compiled sort for every caller) and then moving each element once
+//! to its place.
+//!
+//! ```
+//! let mut calls = vec![("search", 2), ("fetch", 1), ("search", 1)];
+//! toolscope_core::sort::sort_by_key(&mut calls, |call| call.0);
+//! assert_eq!(calls, [("fetch", 1), ("search", 2), ("search", 1)]);
+//! ```
+
+use std::cmp::Ordering;
+
+/// Sorts `items` by `compare`, keeping equal items in their order: the result of
+/// `items.sort_by(compare)`.
+pub fn sort_by<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Ordering) {
+    if items.len() < 2 {
+        return;
+    }
+    let order = {
+        let items = &*items;
+        sorted_positions(items.len(), &mut |a, b| compare(&items[a], &items[b]))
+    };
+    permute(items, order);
+}
+
+/// Sorts `items` by `key`, keeping items with equal keys in their order: the result of
+/// `items.sort_by_key(key)`.
+pub fn sort_by_key<T, K: Ord>(items: &mut [T], mut key: impl FnMut(&T) -> K) {
+    sort_by(items, |a, b| key(a).cmp(&key(b)));
+}
+
+/// Sorts `items` in ascending order, keeping equal items in their order: the result of
+/// `items.sort()`.
+pub fn sort<T: Ord>(items: &mut [T]) {
+    sort_by(items, T::cmp);
+}
+
+/// The positions `0..len` in the order `compare` sorts them, ties by position: the one
+/// instance of the standard library's stable sort that every function above shares.
+#[inline(never)]
+fn sorted_positions(len: usize, compare: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..len).collect();
+    order.sort_by(|&a, &b| compare(a, b));
+    order
+}
+
+/// Moves `items[order[i]]` to position `i` for every `i`, following each cycle of the
+/// permutation once (at most `len` swaps, no copies of `T`).
+fn permute<T>(items: &mut [T], mut order: Vec<usize>) {
+    for start in 0..items.len() {
+        let mut current = start;
+        loop {
+            let source = order[current];
+            // Done: later visits of this position find it in place.
+            order[current] = current;
+            if source == start {
+                break;
+            }
+            items.swap(current, source);
+            current = source;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Same order as the standard library's stable sort, ties included: pairs sorted by
+        /// their first half only, so equal keys with different second halves show any reordering.
+        #[test]
+        fn sort_by_key_orders_as_the_standard_stable_sort(
+            items in prop::collection::vec((0u8..6, any::<u32>()), 0..200),
+        ) {
+            let mut expected = items.clone();
+            expected.sort_by_key(|item| item.0);
+            let mut sorted = items;
+            sort_by_key(&mut sorted, |item| item.0);
+            prop_assert_eq!(sorted, expected);
+        }
+
+        #[test]
+        fn sort_by_a_two_key_order_is_the_standard_stable_sort(
+            items in prop::collection::vec((0u8..4, ".{0,3}"), 0..100),
+        ) {
+            let mut expected = items.clone();
+            expected.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.len().cmp(&b.1.len())));
+            let mut sorted = items;
+            sort_by(&mut sorted, |a, b| {
+                b.0.cmp(&a.0).then_with(|| a.1.len().cmp(&b.1.len()))
+            });
+            prop_assert_eq!(sorted, expected);
+        }
+
+        #[test]
+        fn sort_is_the_standard_sort(items in prop::collection::vec(".{0,4}", 0..100)) {
+            let mut expected = items.clone();
+            expected.sort();
+            let mut sorted = items;
+            sort(&mut sorted);
+            prop_assert_eq!(sorted, expected);
+        }
+    }
+}
