@@ -118,8 +118,10 @@ impl<'c> DriftCounter<'c> {
 }
 
 fn differences(seen: &[ToolDef], catalog: &[ToolDef]) -> Vec<(String, DriftKind, String)> {
-    let seen: BTreeMap<&str, &ToolDef> = seen.iter().map(|t| (t.name.as_str(), t)).collect();
-    let known: BTreeMap<&str, &ToolDef> = catalog.iter().map(|t| (t.name.as_str(), t)).collect();
+    let seen: BTreeMap<&str, &ToolDef> =
+        crate::sort::collect_by_insert(seen.iter().map(|t| (t.name.as_str(), t)));
+    let known: BTreeMap<&str, &ToolDef> =
+        crate::sort::collect_by_insert(catalog.iter().map(|t| (t.name.as_str(), t)));
     let mut out = Vec::new();
     let mut push = |tool: &str, kind, detail: String| out.push((tool.to_string(), kind, detail));
     for (name, agent_tool) in &seen {
@@ -208,7 +210,7 @@ fn properties(schema: &Value) -> BTreeMap<String, Value> {
     schema
         .get("properties")
         .and_then(Value::as_object)
-        .map(|map| map.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .map(|map| crate::sort::collect_by_insert(map.iter().map(|(k, v)| (k.clone(), v.clone()))))
         .unwrap_or_default()
 }
 
@@ -217,11 +219,9 @@ fn required(schema: &Value) -> BTreeSet<String> {
         .get("required")
         .and_then(Value::as_array)
         .map(|items| {
-            items
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
+            crate::sort::collect_by_insert(
+                items.iter().filter_map(Value::as_str).map(str::to_string),
+            )
         })
         .unwrap_or_default()
 }

@@ -41,6 +41,15 @@ pub fn sort<T: Ord>(items: &mut [T]) {
     sort_by(items, T::cmp);
 }
 
+/// Collects `items` into a map or set by inserting them one by one: the same collection as
+/// `collect()` (for a repeated key, the last value), without the copy of the stable sort that
+/// `BTreeMap`'s and `serde_json::Map`'s `FromIterator` compile for every iterator type.
+pub fn collect_by_insert<C: Default + Extend<T>, T>(items: impl IntoIterator<Item = T>) -> C {
+    let mut collection = C::default();
+    collection.extend(items);
+    collection
+}
+
 /// The positions `0..len` in the order `compare` sorts them, ties by position: the one
 /// instance of the standard library's stable sort that every function above shares.
 #[inline(never)]
@@ -98,6 +107,20 @@ mod tests {
                 b.0.cmp(&a.0).then_with(|| a.1.len().cmp(&b.1.len()))
             });
             prop_assert_eq!(sorted, expected);
+        }
+
+        #[test]
+        fn collect_by_insert_is_collect(
+            pairs in prop::collection::vec((".{0,2}", any::<u8>()), 0..50),
+        ) {
+            let expected: std::collections::BTreeMap<String, u8> = pairs.iter().cloned().collect();
+            let collected: std::collections::BTreeMap<String, u8> = collect_by_insert(pairs.iter().cloned());
+            prop_assert_eq!(collected, expected);
+            let expected: serde_json::Map<String, serde_json::Value> =
+                pairs.iter().map(|(key, value)| (key.clone(), (*value).into())).collect();
+            let collected: serde_json::Map<String, serde_json::Value> =
+                collect_by_insert(pairs.iter().map(|(key, value)| (key.clone(), (*value).into())));
+            prop_assert_eq!(collected, expected);
         }
 
         #[test]

@@ -242,18 +242,15 @@ fn group(observations: &[Observation]) -> BTreeMap<&str, Side<'_>> {
 
 /// The sides of a run that is compared from its totals only.
 fn aggregate_sides(report: &Report) -> BTreeMap<String, Side<'static>> {
-    aggregate_values(report)
-        .into_iter()
-        .map(|(metric, value)| {
-            let side = Side {
-                num: value.num,
-                den: value.den,
-                has_cases: is_case_metric(&metric),
-                ..Side::default()
-            };
-            (metric, side)
-        })
-        .collect()
+    crate::sort::collect_by_insert(aggregate_values(report).into_iter().map(|(metric, value)| {
+        let side = Side {
+            num: value.num,
+            den: value.den,
+            has_cases: is_case_metric(&metric),
+            ..Side::default()
+        };
+        (metric, side)
+    }))
 }
 
 /// Compares `current` against `base`. When either is a summary report
@@ -265,16 +262,10 @@ pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
     }
     let (base_observed, current_observed) = (observations(base), observations(current));
     let (base_sides, current_sides) = (group(&base_observed), group(&current_observed));
-    let base_ids: BTreeSet<&str> = base
-        .sessions
-        .iter()
-        .map(|s| s.session_id.as_str())
-        .collect();
-    let current_ids: BTreeSet<&str> = current
-        .sessions
-        .iter()
-        .map(|s| s.session_id.as_str())
-        .collect();
+    let base_ids: BTreeSet<&str> =
+        crate::sort::collect_by_insert(base.sessions.iter().map(|s| s.session_id.as_str()));
+    let current_ids: BTreeSet<&str> =
+        crate::sort::collect_by_insert(current.sessions.iter().map(|s| s.session_id.as_str()));
     let names: BTreeSet<&str> = base_sides
         .keys()
         .chain(current_sides.keys())

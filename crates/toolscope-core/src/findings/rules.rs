@@ -294,10 +294,11 @@ fn side_by_side(
         )];
     };
     let words = |text: &str| -> BTreeSet<String> {
-        text.split(|c: char| !c.is_alphanumeric())
-            .filter(|word| word.chars().count() > 3)
-            .map(str::to_lowercase)
-            .collect()
+        crate::sort::collect_by_insert(
+            text.split(|c: char| !c.is_alphanumeric())
+                .filter(|word| word.chars().count() > 3)
+                .map(str::to_lowercase),
+        )
     };
     let shared: Vec<String> = words(wanted)
         .intersection(&words(chosen))

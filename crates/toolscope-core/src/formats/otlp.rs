@@ -490,10 +490,12 @@ fn arrays(value: Value) -> Value {
                     .into_iter()
                     .map(|(key, value)| (key.parse().unwrap_or(0), arrays(value)))
                     .collect();
-                items.sort_by_key(|(position, _)| *position);
+                crate::sort::sort_by_key(&mut items, |(position, _)| *position);
                 Value::Array(items.into_iter().map(|(_, value)| value).collect())
             } else {
-                Value::Object(map.into_iter().map(|(k, v)| (k, arrays(v))).collect())
+                Value::Object(crate::sort::collect_by_insert(
+                    map.into_iter().map(|(k, v)| (k, arrays(v))),
+                ))
             }
         }
         other => other,

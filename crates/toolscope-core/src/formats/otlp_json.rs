@@ -415,12 +415,10 @@ pub(crate) fn normalise_id(id: &str) -> String {
 
 /// OTLP `[{"key", "value": AnyValue}]` as a map of plain JSON values.
 pub(crate) fn key_values(list: &[Value]) -> Map<String, Value> {
-    list.iter()
-        .filter_map(|pair| {
-            let key = pair.get("key")?.as_str()?;
-            Some((key.to_string(), any_value(pair.get("value")?)))
-        })
-        .collect()
+    crate::sort::collect_by_insert(list.iter().filter_map(|pair| {
+        let key = pair.get("key")?.as_str()?;
+        Some((key.to_string(), any_value(pair.get("value")?)))
+    }))
 }
 
 /// An OTLP `AnyValue` as plain JSON (`intValue` as a decimal string or a bare number). Phoenix's

@@ -360,10 +360,11 @@ pub fn gemini_schema(schema: &Value) -> Value {
                         let properties = value
                             .as_object()
                             .map(|properties| {
-                                properties
-                                    .iter()
-                                    .map(|(name, property)| (name.clone(), gemini_schema(property)))
-                                    .collect::<Map<_, _>>()
+                                crate::sort::collect_by_insert::<Map<_, _>, _>(
+                                    properties.iter().map(|(name, property)| {
+                                        (name.clone(), gemini_schema(property))
+                                    }),
+                                )
                             })
                             .unwrap_or_default();
                         out.insert(key.clone(), Value::Object(properties));

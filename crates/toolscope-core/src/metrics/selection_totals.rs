@@ -74,11 +74,12 @@ impl SelectionTotals {
             .map(|(tool, &counts)| tool_row(tool, counts, min_support))
             .collect();
         let labels: Vec<String> = counts.keys().cloned().collect();
-        let index: BTreeMap<&str, usize> = counts
-            .keys()
-            .enumerate()
-            .map(|(i, tool)| (tool.as_str(), i))
-            .collect();
+        let index: BTreeMap<&str, usize> = crate::sort::collect_by_insert(
+            counts
+                .keys()
+                .enumerate()
+                .map(|(i, tool)| (tool.as_str(), i)),
+        );
         let cells = self.pairs.iter().flat_map(|(expected, row)| {
             row.iter()
                 .map(|(actual, &count)| (index[expected.as_str()], index[actual.as_str()], count))

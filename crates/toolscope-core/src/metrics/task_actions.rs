@@ -159,10 +159,11 @@ pub fn action_matches(action: &ExpectedAction, name: &str, args: &Map<String, Va
         return true;
     }
     let pick = |from: &Map<String, Value>| -> Map<String, Value> {
-        from.iter()
-            .filter(|(key, _)| compared.contains(&key.as_str()))
-            .map(|(key, value)| (key.clone(), normalized(value)))
-            .collect()
+        crate::sort::collect_by_insert(
+            from.iter()
+                .filter(|(key, _)| compared.contains(&key.as_str()))
+                .map(|(key, value)| (key.clone(), normalized(value))),
+        )
     };
     python_equal(
         &Value::Object(pick(args)),
@@ -183,11 +184,10 @@ fn normalized(value: &Value) -> Value {
             value.clone()
         }
         Value::Array(items) => Value::Array(items.iter().map(normalized).collect()),
-        Value::Object(map) => Value::Object(
+        Value::Object(map) => Value::Object(crate::sort::collect_by_insert(
             map.iter()
-                .map(|(key, value)| (key.clone(), normalized(value)))
-                .collect(),
-        ),
+                .map(|(key, value)| (key.clone(), normalized(value))),
+        )),
         other => other.clone(),
     }
 }
