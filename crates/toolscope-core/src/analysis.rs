@@ -405,29 +405,15 @@ pub(crate) fn calls_in_turns(
 mod tests {
     use super::*;
     use crate::judge::verdict_file::write_verdicts;
-    use crate::judge::{Criterion, Outcome, TemplateRef};
+    use crate::judge::{Criterion, Outcome};
     use crate::Role;
 
     const SESSIONS: &[u8] = br#"{"session_id": "s1", "events": [{"type": "user", "content": "where is order 7Q2ZK9XA?"}, {"type": "tool_use", "call_id": "c1", "name": "lookup_order", "args": {"order_id": "7Q2ZK9XA"}}, {"type": "tool_result", "call_id": "c1", "status": "ok", "content": "shipped"}]}
 "#;
 
     fn verdict(criterion: Criterion, outcome: Outcome) -> Verdict {
-        Verdict {
-            session_id: "s1".into(),
-            step: 1,
-            tool: "lookup_order".into(),
-            criterion,
-            verdict: outcome,
-            cause: None,
-            reason: "the order id is the user's".into(),
-            evidence: Vec::new(),
-            model: "m".into(),
-            template: TemplateRef {
-                id: "tool-call-v1".into(),
-                sha256: "00".into(),
-            },
-            prompt_sha256: "11".into(),
-        }
+        let reason = "the order id is the user's";
+        crate::test_support::verdict("s1", 1, "lookup_order", criterion, outcome, reason)
     }
 
     #[test]

@@ -1,5 +1,7 @@
-//! What the core's unit tests share: a report from traces and labels given as text.
+//! What the core's unit tests share: a report from traces and labels given as text, and judge
+//! verdicts.
 
+use crate::judge::{Criterion, Outcome, TemplateRef, Verdict};
 use crate::{Analysis, InputFile, Options, Report, Role};
 
 /// The report of `sessions` (native JSON Lines) with `labels` (JSON Lines; empty for none).
@@ -11,4 +13,31 @@ pub(crate) fn report_of(sessions: &str, labels: &str) -> Report {
     Analysis::new(&inputs, &Options::default(), &mut |_| {})
         .report()
         .clone()
+}
+
+/// A verdict on call `step` (`tool`) of `session_id`, with `reason` and a fixed model and template.
+pub(crate) fn verdict(
+    session_id: &str,
+    step: usize,
+    tool: &str,
+    criterion: Criterion,
+    outcome: Outcome,
+    reason: &str,
+) -> Verdict {
+    Verdict {
+        session_id: session_id.into(),
+        step,
+        tool: tool.into(),
+        criterion,
+        verdict: outcome,
+        cause: None,
+        reason: reason.into(),
+        evidence: Vec::new(),
+        model: "m".into(),
+        template: TemplateRef {
+            id: "tool-call-v1".into(),
+            sha256: "00".into(),
+        },
+        prompt_sha256: "11".into(),
+    }
 }

@@ -47,6 +47,13 @@ impl Pretty {
         Ok(())
     }
 
+    /// Opens an array or object with `open`, a level deeper.
+    fn open<W: ?Sized + io::Write>(&mut self, writer: &mut W, open: &[u8]) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        writer.write_all(open)
+    }
+
     /// Closes an array or object with `close`, on a line of its own when it has values.
     fn close<W: ?Sized + io::Write>(&mut self, writer: &mut W, close: &[u8]) -> io::Result<()> {
         self.depth -= 1;
@@ -60,9 +67,7 @@ impl Pretty {
 impl Formatter for Pretty {
     #[inline]
     fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(b"[")
+        self.open(writer, b"[")
     }
 
     #[inline]
@@ -87,9 +92,7 @@ impl Formatter for Pretty {
 
     #[inline]
     fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(b"{")
+        self.open(writer, b"{")
     }
 
     #[inline]

@@ -355,7 +355,8 @@ mod tests {
 
     /// Verdicts on `chosen`: the four criteria, outcomes spread by step and tool.
     fn verdicts_on(chosen: &[CallRef]) -> Vec<Verdict> {
-        use crate::judge::{Criterion, Outcome, TemplateRef};
+        use crate::judge::{Criterion, Outcome};
+        use crate::test_support::verdict;
         let criteria = [
             Criterion::RightTool,
             Criterion::ArgsGrounded,
@@ -365,29 +366,15 @@ mod tests {
         chosen
             .iter()
             .flat_map(|call| {
-                criteria
-                    .iter()
-                    .enumerate()
-                    .map(move |(index, criterion)| Verdict {
-                        session_id: call.session_id.clone(),
-                        step: call.step,
-                        tool: call.tool.clone(),
-                        criterion: *criterion,
-                        verdict: match (call.step + index + call.tool.len()) % 3 {
-                            0 => Outcome::Pass,
-                            1 => Outcome::Fail,
-                            _ => Outcome::Unscored,
-                        },
-                        cause: None,
-                        reason: "because".into(),
-                        evidence: Vec::new(),
-                        model: "m".into(),
-                        template: TemplateRef {
-                            id: "tool-call-v1".into(),
-                            sha256: "00".into(),
-                        },
-                        prompt_sha256: "11".into(),
-                    })
+                criteria.iter().enumerate().map(move |(index, criterion)| {
+                    let outcome = match (call.step + index + call.tool.len()) % 3 {
+                        0 => Outcome::Pass,
+                        1 => Outcome::Fail,
+                        _ => Outcome::Unscored,
+                    };
+                    let (session, step, tool) = (&call.session_id, call.step, &call.tool);
+                    verdict(session, step, tool, *criterion, outcome, "because")
+                })
             })
             .collect()
     }
