@@ -40,15 +40,20 @@ after(async () => {
 });
 
 /** A page with the seed fixtures loaded, on the Judge tab, the controls set for the fake. */
-async function judgePage({ provider = 'openai_compatible', model = 'fake-model', base = '/v1', key = KEY } = {}) {
+async function judgePage(controls = {}) {
   const page = await open(browser, server.url, errors);
+  await setUpJudge(page, controls);
+  return page;
+}
+
+/** Loads the seed fixtures into `page`, opens the Judge tab and sets its controls for the fake. */
+async function setUpJudge(page, { provider = 'openai_compatible', model = 'fake-model', base = '/v1', key = KEY } = {}) {
   await loadFiles(page, FILES);
   await page.getByTestId('tab-judge').click();
   await page.getByTestId('judge-provider').selectOption(provider);
   await page.getByTestId('judge-model').fill(model);
   await page.getByTestId('judge-base-url').fill(`${fake.origin}${base}`);
   if (key) await page.getByTestId('judge-key').fill(key);
-  return page;
 }
 
 /** Clicks Run and waits for the run's summary. */
@@ -135,12 +140,7 @@ test('the run\'s end sends the page the report\'s aggregates, the verdicts only 
   watchConsole(page, errors);
   await page.goto(server.url);
   await page.getByTestId('version').waitFor();
-  await loadFiles(page, FILES);
-  await page.getByTestId('tab-judge').click();
-  await page.getByTestId('judge-provider').selectOption('openai_compatible');
-  await page.getByTestId('judge-model').fill('fake-model');
-  await page.getByTestId('judge-base-url').fill(`${fake.origin}/v1`);
-  await page.getByTestId('judge-key').fill(KEY);
+  await setUpJudge(page);
   assert.match(await run(page), new RegExp(`^judged ${CALLS} calls`));
   const replies = await page.evaluate(() => window.judgedReplies);
   assert.equal(replies.length, 1);
@@ -402,11 +402,7 @@ test('a server that refuses the page by CORS gives verdicts that say how to let 
   // The browser reports each refused request on the console: expected here, and only here.
   const own = [];
   const page = await open(browser, server.url, own);
-  await loadFiles(page, FILES);
-  await page.getByTestId('tab-judge').click();
-  await page.getByTestId('judge-provider').selectOption('openai_compatible');
-  await page.getByTestId('judge-model').fill('cors-model');
-  await page.getByTestId('judge-base-url').fill(`${fake.origin}/v1`);
+  await setUpJudge(page, { model: 'cors-model', key: '' });
   await page.getByTestId('judge-concurrency').fill('8');
   const summary = await run(page);
   fake.isCorsOpen = true;
@@ -471,12 +467,7 @@ test('the key goes only into the provider requests auth header, unless remembere
   page.on('console', (message) => consoleText.push(message.text()));
   await page.goto(server.url);
   await page.getByTestId('version').waitFor();
-  await loadFiles(page, FILES);
-  await page.getByTestId('tab-judge').click();
-  await page.getByTestId('judge-provider').selectOption('openai_compatible');
-  await page.getByTestId('judge-model').fill('key-model');
-  await page.getByTestId('judge-base-url').fill(`${fake.origin}/v1`);
-  await page.getByTestId('judge-key').fill(KEY);
+  await setUpJudge(page, { model: 'key-model' });
   assert.equal(await page.getByTestId('judge-key').getAttribute('type'), 'password');
   assert.equal(await page.getByTestId('judge-key').getAttribute('autocomplete'), 'off');
   await run(page);
