@@ -15,6 +15,7 @@ import sys
 
 from summarize import (
     CHECK, PARSE, PARSE_ALL, REPORT, SEED_ALL, SEED_CHECKS, SUMMARY, cpu, load, load_average,
+    write_and_print,
 )
 
 SHAPES = ["realistic", "call-dense"]
@@ -111,10 +112,7 @@ def main() -> int:
         cells = [figures[shape].get(name, "") for shape in figures]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += ["", bundle(out), "", f"Load average when summarised: {load_average()}."]
-    text = "\n".join(lines) + "\n"
-    with open(os.path.join(out, "overview.md"), "w", encoding="utf-8") as file:
-        file.write(text)
-    print(text)
+    write_and_print(os.path.join(out, "overview.md"), lines)
     return 0
 
 

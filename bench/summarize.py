@@ -53,6 +53,14 @@ def from_time(out: str, target: str, names: list[str]) -> None:
         json.dump({"results": results}, file)
 
 
+def write_and_print(path: str, lines: list[str]) -> None:
+    """Writes `lines` as a Markdown file at `path` and prints them."""
+    text = "\n".join(lines) + "\n"
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(text)
+    print(text)
+
+
 def shell(command: str) -> str:
     try:
         return subprocess.run(command, shell=True, capture_output=True, text=True).stdout.strip()
@@ -171,10 +179,7 @@ def main() -> int:
     for shape in SHAPES:
         if os.path.exists(os.path.join(out, shape, "times.json")):
             lines += shape_section(out, shape)
-    text = "\n".join(lines) + "\n"
-    with open(os.path.join(out, "results.md"), "w", encoding="utf-8") as file:
-        file.write(text)
-    print(text)
+    write_and_print(os.path.join(out, "results.md"), lines)
     return 0
 
 
