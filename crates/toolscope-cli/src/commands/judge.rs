@@ -28,7 +28,7 @@ use toolscope_core::judge::run::{
     PlannedCall,
 };
 use toolscope_core::judge::sample::Selection;
-use toolscope_core::judge::streamed::{choose_streamed, read_judged, Read, Wanted};
+use toolscope_core::judge::streamed::{choose_streamed, read_judged, Judged, Read, Wanted};
 use toolscope_core::judge::verdict_file::write_verdicts;
 use toolscope_core::judge::{
     Answer, Outcome as VerdictOutcome, PromptLimits, Provider, ProviderConfig, RetryPolicy,
@@ -101,29 +101,28 @@ pub fn run(args: &JudgeArgs) -> Result<Outcome> {
     }
     let (cache, cache_ends_in_newline) = load_cache(args)?;
 
+    // The sessions holding the chosen calls, read again when the traces streamed (none else).
     let judged = match &first {
-        Read::Streamed(chosen) => {
-            match read_judged(
-                opened.sources()?,
-                &opened.options,
-                &chosen.calls,
-                &mut |_| {},
-            )
-            .map_err(read_error)?
-            {
-                Read::Streamed(judged) => Some(judged),
-                Read::Whole(_) => bail!("the trace files changed while they were read"),
-            }
-        }
-        Read::Whole(_) => None,
+        Read::Streamed(chosen) => match read_judged(
+            opened.sources()?,
+            &opened.options,
+            &chosen.calls,
+            &mut |_| {},
+        )
+        .map_err(read_error)?
+        {
+            Read::Streamed(judged) => judged,
+            Read::Whole(_) => bail!("the trace files changed while they were read"),
+        },
+        Read::Whole(_) => Judged::default(),
     };
-    let (chosen, sessions, catalog) = match (&first, &judged) {
-        (Read::Streamed(chosen), Some(judged)) => (
+    let (chosen, sessions, catalog) = match &first {
+        Read::Streamed(chosen) => (
             chosen.calls.clone(),
             judged.by_id(),
             judged.catalog.as_deref(),
         ),
-        (Read::Whole(analysis), _) => (
+        Read::Whole(analysis) => (
             wanted.on_analysis(analysis),
             analysis
                 .sessions()
@@ -132,7 +131,6 @@ pub fn run(args: &JudgeArgs) -> Result<Outcome> {
                 .collect(),
             analysis.catalog_tools(),
         ),
-        (Read::Streamed(_), None) => unreachable!("streamed inputs are read again above"),
     };
     let jobs = plan_chosen(
         &chosen,
