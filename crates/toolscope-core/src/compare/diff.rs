@@ -21,14 +21,19 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use std::sync::Arc;
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use itertools::{EitherOrBoth, Itertools};
+
 use serde::{Deserialize, Serialize};
 
 pub use super::observe::MetricValue;
 use super::observe::{
-    aggregate_values, higher_is_better, is_case_metric, observations, Observation,
+    aggregate_values, higher_is_better, is_case_metric, visit_observations, Case, Observation,
 };
 use super::stats::{
-    holm, mcnemar_exact, newcombe_difference, paired_bootstrap, two_proportion_z,
+    holm, mcnemar_exact, newcombe_difference, paired_bootstrap_by, two_proportion_z,
     unpaired_bootstrap as unpaired_bootstrap_of,
 };
 use crate::report::Report;
@@ -186,33 +191,61 @@ pub struct SessionCounts {
     pub both: u64,
 }
 
-/// One run's observations of one metric, by session and by case.
+/// One run's observations of one metric, by session and by case, each sorted by its key
+/// ([`Side::finish`]).
 #[derive(Default)]
 struct Side<'a> {
     num: u64,
     den: u64,
-    by_session: BTreeMap<&'a str, (u64, u64)>,
-    cases: BTreeMap<(&'a str, &'a str), bool>,
+    /// Σnum and Σden per session id.
+    by_session: Vec<(&'a str, (u64, u64))>,
+    /// Each case's outcome (numerator > 0); for a case observed twice, the last.
+    cases: Vec<((&'a str, Case<'a>), bool)>,
     has_cases: bool,
 }
 
 impl<'a> Side<'a> {
-    fn add(&mut self, observation: &'a Observation) {
+    fn add(&mut self, observation: &Observation<'a>) {
         self.num += observation.num;
         self.den += observation.den;
-        let entry = self
-            .by_session
-            .entry(observation.session_id.as_str())
-            .or_default();
-        entry.0 += observation.num;
-        entry.1 += observation.den;
-        if let Some(case) = &observation.case {
-            self.has_cases = true;
-            self.cases.insert(
-                (observation.session_id.as_str(), case.as_str()),
-                observation.num > 0,
-            );
+        // A session's observations of a metric mostly come together: add to the last one.
+        match self.by_session.last_mut() {
+            Some((id, sums)) if *id == observation.session_id => {
+                sums.0 += observation.num;
+                sums.1 += observation.den;
+            }
+            _ => self
+                .by_session
+                .push((observation.session_id, (observation.num, observation.den))),
         }
+        if let Some(case) = observation.case {
+            self.has_cases = true;
+            self.cases
+                .push(((observation.session_id, case), observation.num > 0));
+        }
+    }
+
+    /// Sorts both lists by key, a session's sums added into one entry and each case's last
+    /// outcome kept.
+    fn finish(&mut self) {
+        crate::sort::sort_by(&mut self.by_session, |a, b| a.0.cmp(b.0));
+        self.by_session.dedup_by(|later, kept| {
+            let is_same = later.0 == kept.0;
+            if is_same {
+                kept.1 .0 += later.1 .0;
+                kept.1 .1 += later.1 .1;
+            }
+            is_same
+        });
+        // Stable, so a case's observations stay in the order seen: keep the last.
+        crate::sort::sort_by(&mut self.cases, |a, b| a.0.cmp(&b.0));
+        self.cases.dedup_by(|later, kept| {
+            let is_same = later.0 == kept.0;
+            if is_same {
+                kept.1 = later.1;
+            }
+            is_same
+        });
     }
 
     fn value(&self) -> MetricValue {
@@ -229,15 +262,50 @@ fn ratio(num: u64, den: u64) -> Option<f64> {
     (den > 0).then(|| num as f64 / den as f64)
 }
 
-fn group(observations: &[Observation]) -> BTreeMap<&str, Side<'_>> {
-    let mut sides: BTreeMap<&str, Side> = BTreeMap::new();
-    for observation in observations {
-        sides
-            .entry(observation.metric.as_str())
-            .or_default()
-            .add(observation);
+/// The entries of two lists sorted by the same key (each key once), side by side in key order:
+/// both, or the one that has it.
+fn merge_by_key<'m, K: Ord + 'm, V: 'm>(
+    before: &'m [(K, V)],
+    after: &'m [(K, V)],
+) -> impl Iterator<Item = (&'m K, EitherOrBoth<&'m V>)> + 'm {
+    before
+        .iter()
+        .merge_join_by(after, |(b, _), (a, _)| b.cmp(a))
+        .map(|entry| match entry {
+            EitherOrBoth::Both((key, was), (_, now)) => (key, EitherOrBoth::Both(was, now)),
+            EitherOrBoth::Left((key, was)) => (key, EitherOrBoth::Left(was)),
+            EitherOrBoth::Right((key, now)) => (key, EitherOrBoth::Right(now)),
+        })
+}
+
+/// `report`'s observations by metric. [`visit_observations`] makes each metric's name once and
+/// shares it, so a metric's side is found by its name's address, not by comparing names.
+fn group(report: &Report) -> BTreeMap<Arc<str>, Side<'_>> {
+    let mut sides: Vec<(Arc<str>, Side)> = Vec::new();
+    let mut by_name: HashMap<*const u8, usize> = HashMap::new();
+    visit_observations(report, |observation| {
+        let at = *by_name
+            .entry(observation.metric.as_ptr())
+            .or_insert_with(|| {
+                sides.push((observation.metric.clone(), Side::default()));
+                sides.len() - 1
+            });
+        sides[at].1.add(&observation);
+    });
+    let mut grouped: BTreeMap<Arc<str>, Side> = BTreeMap::new();
+    for (name, side) in sides {
+        // One name made twice would be two sides: put them together.
+        let kept = grouped.entry(name).or_default();
+        kept.num += side.num;
+        kept.den += side.den;
+        kept.has_cases |= side.has_cases;
+        kept.by_session.extend(side.by_session);
+        kept.cases.extend(side.cases);
     }
-    sides
+    for side in grouped.values_mut() {
+        side.finish();
+    }
+    grouped
 }
 
 /// The sides of a run that is compared from its totals only.
@@ -260,8 +328,7 @@ pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
     if base.is_summary() || current.is_summary() {
         return diff_totals(base, current, options);
     }
-    let (base_observed, current_observed) = (observations(base), observations(current));
-    let (base_sides, current_sides) = (group(&base_observed), group(&current_observed));
+    let (base_sides, current_sides) = (group(base), group(current));
     let base_ids: BTreeSet<&str> =
         crate::sort::collect_by_insert(base.sessions.iter().map(|s| s.session_id.as_str()));
     let current_ids: BTreeSet<&str> =
@@ -269,9 +336,9 @@ pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
     let names: BTreeSet<&str> = base_sides
         .keys()
         .chain(current_sides.keys())
-        .copied()
+        .map(|name| &**name)
         .collect();
-    let shared: BTreeSet<&str> = base_ids.intersection(&current_ids).copied().collect();
+    let shared: HashSet<&str> = base_ids.intersection(&current_ids).copied().collect();
     let mut metrics = Vec::new();
     let mut regressed = Vec::new();
     let mut improved = Vec::new();
@@ -327,7 +394,7 @@ fn diff_totals(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
         .map(|name| {
             let before = base_sides.get(name).unwrap_or(&empty);
             let after = current_sides.get(name).unwrap_or(&empty);
-            let (mut row, _) = compare_metric(name, before, after, &BTreeSet::new(), options);
+            let (mut row, _) = compare_metric(name, before, after, &HashSet::new(), options);
             if row.test == "bootstrap" {
                 (row.interval, row.test) = (None, "none".into());
                 row.verdict = Verdict::NotTested;
@@ -397,7 +464,7 @@ fn compare_metric(
     name: &str,
     before: &Side,
     after: &Side,
-    shared: &BTreeSet<&str>,
+    shared: &HashSet<&str>,
     options: &DiffOptions,
 ) -> (MetricDiff, Option<Changes>) {
     let higher = higher_is_better(name);
@@ -431,48 +498,42 @@ fn compare_metric(
         return (row, None);
     }
     // Every session in both runs that has the metric in either, with (0, 0) where one run has
-    // none of it (a tool called only in one run still counts in that run's precision).
-    let paired_sessions: Vec<SessionPair> = before
-        .by_session
-        .keys()
-        .chain(after.by_session.keys())
-        .copied()
-        .collect::<BTreeSet<&str>>()
-        .into_iter()
-        .filter(|id| shared.contains(id))
-        .map(|id| {
-            let of = |side: &Side| side.by_session.get(id).copied().unwrap_or_default();
-            (of(before), of(after))
+    // none of it (a tool called only in one run still counts in that run's precision), in id
+    // order: the two runs' sessions merged, as both are sorted by id.
+    let paired_sessions: Vec<SessionPair> = merge_by_key(&before.by_session, &after.by_session)
+        .filter(|(id, _)| shared.contains(*id))
+        .map(|(_, pair)| {
+            let (was, now) = pair.or(&(0, 0), &(0, 0));
+            (*was, *now)
         })
         .collect();
     row.is_paired = !paired_sessions.is_empty();
     let is_case_metric = before.has_cases && after.has_cases;
     let mut changes = None;
+    // The cases of both runs in one pass: those only in one, and those in both (in case order).
+    let mut paired_cases: Vec<(&(&str, Case), bool, bool)> = Vec::new();
     if is_case_metric {
-        row.only_in_base = before
-            .cases
-            .keys()
-            .filter(|key| !after.cases.contains_key(*key))
-            .count() as u64;
-        row.only_in_current = after
-            .cases
-            .keys()
-            .filter(|key| !before.cases.contains_key(*key))
-            .count() as u64;
+        for (key, case) in merge_by_key(&before.cases, &after.cases) {
+            match case {
+                EitherOrBoth::Both(&was, &now) => paired_cases.push((key, was, now)),
+                EitherOrBoth::Left(_) => row.only_in_base += 1,
+                EitherOrBoth::Right(_) => row.only_in_current += 1,
+            }
+        }
     }
     if row.is_paired {
-        let interval = paired_bootstrap(
-            &paired_sessions,
+        // Each resample's Σnum and Σden in both runs, summed as drawn.
+        let interval = paired_bootstrap_by(
+            paired_sessions.len(),
             options.resamples,
             options.seed,
-            |sample| {
-                let sum = |pick: fn(&SessionPair) -> (u64, u64)| {
-                    sample.iter().fold((0, 0), |(n, d), pair| {
-                        let (num, den) = pick(pair);
-                        (n + num, d + den)
-                    })
-                };
-                let (b, a) = (sum(|pair| pair.0), sum(|pair| pair.1));
+            |draws| {
+                let (mut b, mut a) = ((0, 0), (0, 0));
+                for index in draws {
+                    let (before, after) = paired_sessions[index];
+                    (b.0, b.1, a.0, a.1) =
+                        (b.0 + before.0, b.1 + before.1, a.0 + after.0, a.1 + after.1);
+                }
                 match (ratio(a.0, a.1), ratio(b.0, b.1)) {
                     (Some(a), Some(b)) => a - b,
                     _ => f64::NAN,
@@ -483,10 +544,7 @@ fn compare_metric(
         if is_case_metric {
             let mut worse = Vec::new();
             let mut better = Vec::new();
-            for (key, &was) in &before.cases {
-                let Some(&now) = after.cases.get(key) else {
-                    continue;
-                };
+            for (key, was, now) in paired_cases {
                 row.paired += 1;
                 // A case "holds" the metric's numerator; it got worse when it moved against
                 // the metric's good direction.
@@ -584,8 +642,8 @@ fn adjust_recalls(metrics: &mut [MetricDiff], alpha: f64) {
 
 /// A percentile bootstrap of the difference with each run's sessions resampled on their own.
 fn unpaired_bootstrap(before: &Side, after: &Side, options: &DiffOptions) -> Option<[f64; 2]> {
-    let before: Vec<(u64, u64)> = before.by_session.values().copied().collect();
-    let after: Vec<(u64, u64)> = after.by_session.values().copied().collect();
+    let before: Vec<(u64, u64)> = before.by_session.iter().map(|(_, sums)| *sums).collect();
+    let after: Vec<(u64, u64)> = after.by_session.iter().map(|(_, sums)| *sums).collect();
     let sum = |sample: &[&(u64, u64)]| {
         sample
             .iter()

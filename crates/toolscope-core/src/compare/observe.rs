@@ -20,6 +20,7 @@
 //! `selection.per_tool[].f1`, …); the tests hold them to it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use crate::checks::problem::ProblemKind;
 use crate::judge::Outcome;
@@ -52,19 +53,46 @@ impl MetricValue {
     }
 }
 
-/// One observation of one metric.
+/// One observation of one metric. It borrows from its report and allocates nothing: a large
+/// run has millions (every call observes each problem kind), and `diff` and `gate` sum them as
+/// they come ([`visit_observations`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Observation {
-    /// The metric, e.g. `per_tool.issue_refund.recall`.
-    pub metric: String,
+pub struct Observation<'a> {
+    /// The metric, e.g. `per_tool.issue_refund.recall` (shared by its observations).
+    pub metric: Arc<str>,
     /// The session it belongs to.
-    pub session_id: String,
+    pub session_id: &'a str,
     /// The case, for yes/no outcomes that can be paired across runs (`turn 2`, `call 3`).
-    pub case: Option<String>,
+    pub case: Option<Case<'a>>,
     /// Its part of the metric's numerator.
     pub num: u64,
     /// Its part of the metric's denominator.
     pub den: u64,
+}
+
+/// A yes/no outcome's case within its session, what two runs are paired on. Two cases are equal
+/// exactly when their names (`Display`) are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Case<'a> {
+    /// `turn N`: a labelled turn.
+    Turn(usize),
+    /// `call N`: a call, by step.
+    Call(usize),
+    /// `task`: a session's task.
+    Task,
+    /// `call N by MODEL`: a judged call.
+    Judged(usize, &'a str),
+}
+
+impl std::fmt::Display for Case<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Case::Turn(turn) => write!(f, "turn {turn}"),
+            Case::Call(step) => write!(f, "call {step}"),
+            Case::Task => f.write_str("task"),
+            Case::Judged(step, model) => write!(f, "call {step} by {model}"),
+        }
+    }
 }
 
 /// Whether a higher value of `metric` is better (accuracies, recalls, pass rates) or worse
@@ -73,42 +101,70 @@ pub fn higher_is_better(metric: &str) -> bool {
     !(metric.starts_with("problems.") || metric.starts_with("tool_errors."))
 }
 
-/// Every observation in `report`.
-pub fn observations(report: &Report) -> Vec<Observation> {
+/// Every observation in `report`, collected ([`visit_observations`] without the list).
+pub fn observations(report: &Report) -> Vec<Observation<'_>> {
     let mut out = Vec::new();
-    let mut push = |metric: String, session_id: &str, case: Option<String>, num: u64, den: u64| {
-        out.push(Observation {
-            metric,
-            session_id: session_id.to_string(),
+    visit_observations(report, |observation| out.push(observation));
+    out
+}
+
+/// Metric names made once each: per tool and per judge criterion by their parts, the rest
+/// fixed.
+#[derive(Default)]
+struct Names<'a> {
+    made: HashMap<(&'a str, (&'static str, &'static str)), Arc<str>>,
+}
+
+impl<'a> Names<'a> {
+    /// `{prefix}.{middle}.{suffix}` where `middle` is a tool or criterion (`prefix` and `suffix`
+    /// given together as `what`, e.g. ("per_tool", "recall")).
+    fn of(&mut self, middle: &'a str, what: (&'static str, &'static str)) -> Arc<str> {
+        let key = (middle, what);
+        if let Some(name) = self.made.get(&key) {
+            return name.clone();
+        }
+        let name: Arc<str> = format!("{}.{middle}.{}", what.0, what.1).into();
+        self.made.insert(key, name.clone());
+        name
+    }
+}
+
+/// Tells `visit` every observation in `report`, in the order [`observations`] lists them.
+pub fn visit_observations<'a>(report: &'a Report, mut visit: impl FnMut(Observation<'a>)) {
+    let mut push = |metric: &Arc<str>, session_id: &'a str, case, num, den| {
+        visit(Observation {
+            metric: metric.clone(),
+            session_id,
             case,
             num,
             den,
         });
     };
+    let fixed = |name: &str| -> Arc<str> { name.into() };
+    let mut names = Names::default();
     if let Some(selection) = &report.selection {
+        let (tool_accuracy, args_accuracy) = (
+            fixed("selection.tool_accuracy"),
+            fixed("selection.args_accuracy"),
+        );
         for outcome in &selection.outcomes {
             let id = outcome.session_id.as_str();
-            let turn = || Some(format!("turn {}", outcome.turn));
+            let turn = Some(Case::Turn(outcome.turn));
             let right = u64::from(outcome.is_correct);
-            push("selection.tool_accuracy".into(), id, turn(), right, 1);
+            push(&tool_accuracy, id, turn, right, 1);
             if let Some(exact) = outcome.args_exact {
-                push(
-                    "selection.args_accuracy".into(),
-                    id,
-                    turn(),
-                    u64::from(exact),
-                    1,
-                );
+                push(&args_accuracy, id, turn, u64::from(exact), 1);
             }
-            let (row, column) = (&outcome.counted_as, &outcome.actual_tool);
+            let (row, column) = (outcome.counted_as.as_str(), outcome.actual_tool.as_str());
             let is_hit = u64::from(row == column);
-            push(format!("per_tool.{row}.recall"), id, turn(), is_hit, 1);
-            push(format!("per_tool.{column}.precision"), id, None, is_hit, 1);
+            let mut per_tool = |tool, what| names.of(tool, ("per_tool", what));
+            push(&per_tool(row, "recall"), id, turn, is_hit, 1);
+            push(&per_tool(column, "precision"), id, None, is_hit, 1);
             if row == column {
-                push(format!("per_tool.{row}.f1"), id, None, 2, 2);
+                push(&per_tool(row, "f1"), id, None, 2, 2);
             } else {
-                push(format!("per_tool.{row}.f1"), id, None, 0, 1);
-                push(format!("per_tool.{column}.f1"), id, None, 0, 1);
+                push(&per_tool(row, "f1"), id, None, 0, 1);
+                push(&per_tool(column, "f1"), id, None, 0, 1);
             }
         }
     }
@@ -119,52 +175,38 @@ pub fn observations(report: &Report) -> Vec<Observation> {
             .or_default()
             .insert(problem.kind);
     }
-    let kinds: Vec<ProblemKind> = ProblemKind::ALL
+    let kinds: Vec<(ProblemKind, Arc<str>)> = ProblemKind::ALL
         .into_iter()
         .filter(|kind| kind.is_failure())
+        .map(|kind| (kind, format!("problems.{}.rate", kind.as_str()).into()))
         .collect();
+    let (problems_rate, tool_errors_rate) = (fixed("problems.rate"), fixed("tool_errors.rate"));
     for session in &report.sessions {
         let id = session.session_id.as_str();
         for step in 1..=session.calls as usize {
             let found = kinds_at.get(&(id, step));
-            let case = || Some(format!("call {step}"));
-            push(
-                "problems.rate".into(),
-                id,
-                case(),
-                u64::from(found.is_some()),
-                1,
-            );
-            for kind in &kinds {
+            let case = Some(Case::Call(step));
+            push(&problems_rate, id, case, u64::from(found.is_some()), 1);
+            for (kind, name) in &kinds {
                 let has = found.is_some_and(|found| found.contains(kind));
-                push(
-                    format!("problems.{}.rate", kind.as_str()),
-                    id,
-                    case(),
-                    u64::from(has),
-                    1,
-                );
+                push(name, id, case, u64::from(has), 1);
             }
         }
         let errors = &session.tool_errors;
         if errors.results > 0 {
-            push(
-                "tool_errors.rate".into(),
-                id,
-                None,
-                errors.errors,
-                errors.results,
-            );
+            push(&tool_errors_rate, id, None, errors.errors, errors.results);
         }
     }
     if let Some(tasks) = &report.tasks {
+        let (all_matched, actions_matched) =
+            (fixed("tasks.all_matched"), fixed("tasks.actions_matched"));
         for outcome in &tasks.outcomes {
             let id = outcome.session_id.as_str();
             let all = u64::from(outcome.all_matched());
-            push("tasks.all_matched".into(), id, Some("task".into()), all, 1);
+            push(&all_matched, id, Some(Case::Task), all, 1);
             let (matched, actions) = (outcome.matched() as u64, outcome.actions.len() as u64);
             if actions > 0 {
-                push("tasks.actions_matched".into(), id, None, matched, actions);
+                push(&actions_matched, id, None, matched, actions);
             }
         }
     }
@@ -176,15 +218,14 @@ pub fn observations(report: &Report) -> Vec<Observation> {
                 Outcome::Unscored => continue,
             };
             push(
-                format!("judge.{}.pass_rate", verdict.criterion.as_str()),
+                &names.of(verdict.criterion.as_str(), ("judge", "pass_rate")),
                 &verdict.session_id,
-                Some(format!("call {} by {}", verdict.step, verdict.model)),
+                Some(Case::Judged(verdict.step, &verdict.model)),
                 is_pass,
                 1,
             );
         }
     }
-    out
 }
 
 /// Every metric of `report` from its aggregates (Σnum / Σden as [`observations`] would sum
@@ -268,10 +309,10 @@ pub fn is_case_metric(metric: &str) -> bool {
 }
 
 /// Σnum and Σden per metric over `observations`.
-pub fn totals(observations: &[Observation]) -> HashMap<&str, (u64, u64)> {
+pub fn totals<'o>(observations: &'o [Observation<'_>]) -> HashMap<&'o str, (u64, u64)> {
     let mut totals: HashMap<&str, (u64, u64)> = HashMap::new();
     for observation in observations {
-        let entry = totals.entry(observation.metric.as_str()).or_default();
+        let entry = totals.entry(&*observation.metric).or_default();
         entry.0 += observation.num;
         entry.1 += observation.den;
     }
@@ -292,6 +333,30 @@ mod tests {
 {"session_id": "b", "turn": 0, "expected_tool": "search_docs"}
 {"session_id": "b", "turn": 1, "expected_tool": "search_docs"}
 "#;
+
+    #[test]
+    fn cases_are_equal_exactly_when_their_names_are() {
+        let cases = [
+            Case::Turn(0),
+            Case::Turn(2),
+            Case::Turn(10),
+            Case::Call(2),
+            Case::Call(10),
+            Case::Task,
+            Case::Judged(2, "gpt"),
+            Case::Judged(2, "gpt-4"),
+            Case::Judged(10, "gpt"),
+        ];
+        let names: Vec<String> = cases.iter().map(Case::to_string).collect();
+        assert_eq!(names[2], "turn 10");
+        assert_eq!(names[6], "call 2 by gpt");
+        assert_eq!(names[5], "task");
+        for (a, name_a) in cases.iter().zip(&names) {
+            for (b, name_b) in cases.iter().zip(&names) {
+                assert_eq!(a == b, name_a == name_b, "{name_a} and {name_b}");
+            }
+        }
+    }
 
     #[test]
     fn summed_observations_give_the_reports_own_figures() {
@@ -343,11 +408,10 @@ mod tests {
         // Yes/no observations name their case; ratios of sums do not.
         assert!(observed
             .iter()
-            .filter(|o| o.metric == "selection.tool_accuracy")
+            .filter(|o| &*o.metric == "selection.tool_accuracy")
             .all(|o| o
                 .case
-                .as_deref()
-                .is_some_and(|case| case.starts_with("turn "))));
+                .is_some_and(|case| case.to_string().starts_with("turn "))));
         assert!(observed
             .iter()
             .filter(|o| o.metric.ends_with(".f1"))

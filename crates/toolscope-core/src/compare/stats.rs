@@ -4,6 +4,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, Normal};
+use strength_reduce::StrengthReducedU64;
 
 use crate::metrics::wilson::wilson_95;
 
@@ -81,20 +82,61 @@ pub fn paired_bootstrap<T>(
     seed: u64,
     statistic: impl Fn(&[&T]) -> f64,
 ) -> Option<[f64; 2]> {
-    if cases.is_empty() || resamples == 0 {
+    let mut sample: Vec<&T> = Vec::with_capacity(cases.len());
+    paired_bootstrap_by(cases.len(), resamples, seed, |draws| {
+        sample.clear();
+        sample.extend(draws.map(|index| &cases[index]));
+        statistic(&sample)
+    })
+}
+
+/// [`paired_bootstrap`] of `len` cases told to `statistic` as the indices each resample draws,
+/// in the order drawn, so that a statistic that sums can sum as it goes instead of collecting
+/// the resample first: the same draws, so the same interval, as [`paired_bootstrap`].
+pub fn paired_bootstrap_by(
+    len: usize,
+    resamples: usize,
+    seed: u64,
+    mut statistic: impl FnMut(Draws<'_>) -> f64,
+) -> Option<[f64; 2]> {
+    if len == 0 || resamples == 0 {
         return None;
     }
     let mut generator = ChaCha8Rng::seed_from_u64(seed);
-    let mut sample: Vec<&T> = Vec::with_capacity(cases.len());
+    let below = Below::new(len);
     let mut values: Vec<f64> = Vec::with_capacity(resamples);
     for _ in 0..resamples {
-        sample.clear();
-        for _ in 0..cases.len() {
-            sample.push(&cases[uniform_below(&mut generator, cases.len())]);
-        }
-        values.push(statistic(&sample));
+        values.push(statistic(Draws {
+            generator: &mut generator,
+            below: &below,
+            left: len,
+        }));
     }
     interval_of(values)
+}
+
+/// One resample's draws: indices below the number of cases, uniform, with replacement.
+pub struct Draws<'g> {
+    generator: &'g mut ChaCha8Rng,
+    below: &'g Below,
+    left: usize,
+}
+
+impl Iterator for Draws<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        Some(self.below.draw(self.generator))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
 }
 
 /// The percentile interval of bootstrap values, leaving out resamples where the statistic is
@@ -123,6 +165,7 @@ pub fn unpaired_bootstrap<T>(
         return None;
     }
     let mut generator = ChaCha8Rng::seed_from_u64(seed);
+    let (below_before, below_after) = (Below::new(before.len()), Below::new(after.len()));
     let mut first: Vec<&T> = Vec::with_capacity(before.len());
     let mut second: Vec<&T> = Vec::with_capacity(after.len());
     let mut values: Vec<f64> = Vec::with_capacity(resamples);
@@ -130,24 +173,40 @@ pub fn unpaired_bootstrap<T>(
         first.clear();
         second.clear();
         for _ in 0..before.len() {
-            first.push(&before[uniform_below(&mut generator, before.len())]);
+            first.push(&before[below_before.draw(&mut generator)]);
         }
         for _ in 0..after.len() {
-            second.push(&after[uniform_below(&mut generator, after.len())]);
+            second.push(&after[below_after.draw(&mut generator)]);
         }
         values.push(statistic(&first, &second));
     }
     interval_of(values)
 }
 
-/// An index in `0..bound`, without modulo bias (rejection sampling on 64 bits).
-fn uniform_below(generator: &mut ChaCha8Rng, bound: usize) -> usize {
-    let bound = bound as u64;
-    let zone = u64::MAX - (u64::MAX % bound);
-    loop {
-        let value = generator.next_u64();
-        if value < zone {
-            return (value % bound) as usize;
+/// Indices in `0..bound`, without modulo bias: rejection sampling on 64 bits, then the
+/// remainder. The bound's two divisions are made once (`zone`, and the divisor strength-reduced
+/// to multiplications): a comparison's bootstrap draws millions of indices below one bound.
+struct Below {
+    zone: u64,
+    bound: StrengthReducedU64,
+}
+
+impl Below {
+    fn new(bound: usize) -> Below {
+        let bound = bound as u64;
+        Below {
+            zone: u64::MAX - (u64::MAX % bound),
+            bound: StrengthReducedU64::new(bound),
+        }
+    }
+
+    #[inline]
+    fn draw(&self, generator: &mut ChaCha8Rng) -> usize {
+        loop {
+            let value = generator.next_u64();
+            if value < self.zone {
+                return (value % self.bound) as usize;
+            }
         }
     }
 }
@@ -224,6 +283,63 @@ mod tests {
         );
         assert!(first[0] < true_mean && true_mean < first[1], "{first:?}");
         assert_eq!(paired_bootstrap(&noisy, 0, 1, mean_delta), None);
+    }
+
+    #[test]
+    fn the_strength_reduced_remainder_is_the_remainder() {
+        let mut generator = ChaCha8Rng::seed_from_u64(3);
+        let bounds = [
+            1,
+            2,
+            3,
+            7,
+            64,
+            1_000,
+            48_744,
+            1 << 32,
+            (1 << 32) + 1,
+            u64::MAX / 3,
+        ];
+        for bound in bounds {
+            let below = Below::new(bound as usize);
+            assert_eq!(
+                below.zone,
+                u64::MAX - (u64::MAX % bound),
+                "zone below {bound}"
+            );
+            for value in (0..2_000).map(|_| generator.next_u64()).chain([
+                0,
+                1,
+                bound - 1,
+                bound,
+                u64::MAX - 1,
+                u64::MAX,
+            ]) {
+                assert_eq!(value % below.bound, value % bound, "{value} % {bound}");
+            }
+        }
+    }
+
+    #[test]
+    fn summing_as_drawn_gives_the_collected_resamples_interval() {
+        let pairs: Vec<(u64, u64)> = (0..97).map(|i| ((i * 31) % 7, 1 + (i * 17) % 5)).collect();
+        for (resamples, seed) in [(1, 0), (500, 9), (2_000, u64::MAX)] {
+            let collected = paired_bootstrap(&pairs, resamples, seed, |sample| {
+                let (num, den) = sample
+                    .iter()
+                    .fold((0, 0), |(n, d), (num, den)| (n + num, d + den));
+                num as f64 / den as f64
+            });
+            let summed = paired_bootstrap_by(pairs.len(), resamples, seed, |draws| {
+                let (num, den) = draws
+                    .map(|index| pairs[index])
+                    .fold((0, 0), |(n, d), (num, den)| (n + num, d + den));
+                num as f64 / den as f64
+            });
+            assert!(collected.is_some());
+            assert_eq!(summed, collected, "{resamples} resamples, seed {seed}");
+        }
+        assert_eq!(paired_bootstrap_by(0, 10, 1, |_| 1.0), None);
     }
 
     #[test]

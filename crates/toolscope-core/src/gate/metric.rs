@@ -2,12 +2,13 @@
 //! ([`crate::compare::observe`]) `toolscope diff` compares, so a gate and a diff never disagree
 //! on a number.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::checks::problem::ProblemKind;
-use crate::compare::observe::{aggregate_values, observations, Observation};
+use crate::compare::observe::{aggregate_values, visit_observations};
 use crate::judge::Criterion;
 use crate::report::Report;
 
@@ -153,23 +154,31 @@ fn observed_values(report: &Report, agent: Option<Option<&str>>) -> BTreeMap<Str
             .map(|session| session.session_id.as_str())
             .collect()
     });
-    let observed: Vec<Observation> = observations(report)
-        .into_iter()
-        .filter(|o| {
-            kept.as_ref()
-                .is_none_or(|kept| kept.contains(o.session_id.as_str()))
-        })
-        .collect();
+    // Summed by each metric's one shared name ([`visit_observations`]), named at the end.
+    let mut sums: HashMap<*const u8, (Arc<str>, u64, u64)> = HashMap::new();
+    visit_observations(report, |observation| {
+        if kept
+            .as_ref()
+            .is_some_and(|kept| !kept.contains(observation.session_id))
+        {
+            return;
+        }
+        let entry = sums
+            .entry(observation.metric.as_ptr())
+            .or_insert_with(|| (observation.metric.clone(), 0, 0));
+        entry.1 += observation.num;
+        entry.2 += observation.den;
+    });
     let mut values: BTreeMap<String, MetricValue> = BTreeMap::new();
-    for observation in observed {
-        let entry = values.entry(observation.metric).or_insert(MetricValue {
+    for (name, num, den) in sums.into_values() {
+        let entry = values.entry(name.to_string()).or_insert(MetricValue {
             value: None,
             num: 0,
             den: 0,
             mean_over: None,
         });
-        entry.num += observation.num;
-        entry.den += observation.den;
+        entry.num += num;
+        entry.den += den;
     }
     for value in values.values_mut() {
         value.value = (value.den > 0).then(|| value.num as f64 / value.den as f64);
