@@ -2,12 +2,12 @@
 //! actions that change them. Components read these and call the actions; only the actions talk to
 //! the worker.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use js_sys::Uint8Array;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
+use toolscope_core::hashing::{HashMap, HashMapExt};
 use toolscope_core::model::Session;
 use toolscope_core::report::rows::{Rows, RowsQuery, SessionRows};
 use toolscope_core::{Options, Report, Role};

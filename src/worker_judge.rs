@@ -6,10 +6,10 @@
 //! calls sends nothing.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::{Array, Reflect, Uint8Array};
+use toolscope_core::hashing::{HashMap, HashMapExt};
 use toolscope_core::judge::cache::{is_cacheable, VerdictCache};
 use toolscope_core::judge::cost::{default_table, Price};
 use toolscope_core::judge::provider::{browser_failure_detail, MAX_RESPONSE_BYTES};

@@ -162,7 +162,7 @@ fn main() {
             .len()
     });
     let labels = read_labels_file("l", &labels_bytes, &mut diagnostics).turns;
-    let by_id: std::collections::HashMap<&str, &toolscope_core::model::Session> = sessions
+    let by_id: toolscope_core::hashing::HashMap<&str, &toolscope_core::model::Session> = sessions
         .iter()
         .map(|s| (s.session_id.as_str(), s))
         .collect();

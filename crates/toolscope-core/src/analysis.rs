@@ -16,13 +16,12 @@
 //! assert_eq!(analysis.session("a").map(|s| s.events.len()), Some(1));
 //! ```
 
-use std::collections::{HashMap, HashSet};
-
 use serde::{Deserialize, Serialize};
 
 use crate::analyze::{run, Parts};
 use crate::checks::problem::ProblemKind;
 use crate::checks::SessionFindings;
+use crate::hashing::{HashMap, HashMapExt, HashSet};
 use crate::input::{InputFile, Options};
 use crate::judge::in_report::judge_report;
 use crate::judge::sample::CallRef;
@@ -203,7 +202,7 @@ impl Analysis {
                     .collect(),
             )
         });
-        let kept_sessions: std::collections::HashSet<&str> =
+        let kept_sessions: HashSet<&str> =
             sessions.iter().map(|row| row.session_id.as_str()).collect();
         let keeps_verdict = |session_id: &str, tool: Option<&str>| {
             (filter.is_empty() || kept_sessions.contains(session_id))

@@ -1,11 +1,8 @@
 //! The engine's entry points: input files in, [`Report`] out ([`analyze`]), or an
 //! [`Analysis`] that keeps the sessions for drilling down and re-reports under filters.
 
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
-
-use rustc_hash::FxHashMap;
 
 use crate::analysis::{Analysis, Progress, Stage};
 use crate::analyze_inputs::{refuse_too_large, Gathered};
@@ -17,6 +14,7 @@ use crate::diagnostic::Diagnostic;
 use crate::drift;
 use crate::formats::read_traces_reporting;
 use crate::formats::TraceFormat;
+use crate::hashing::{HashMap, HashMapExt, HashSet, HashSetExt};
 use crate::input::{InputFile, Options, Role};
 use crate::inputs::labels::{second_label, session_not_in_traces, turn_out_of_range, Label};
 use crate::inputs::rules::Rules;
@@ -394,7 +392,7 @@ fn score_labels(
         .collect();
     // Each labelled turn once, as (session index, label index), in first-labelled order.
     let mut chosen: Vec<(usize, usize)> = Vec::new();
-    let mut slot: FxHashMap<(usize, usize), usize> = FxHashMap::default();
+    let mut slot: HashMap<(usize, usize), usize> = HashMap::new();
     for (label_index, label) in labels.iter().enumerate() {
         let Some(&session_index) = by_id.get(label.session_id.as_str()) else {
             diagnostics.push(session_not_in_traces(

@@ -9,11 +9,9 @@
 //! it.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::sync::Arc;
-
-use rustc_hash::FxHashMap;
 
 use crate::analysis::Filter;
 use crate::analyze::{role_rank, sort_diagnostics, warn_about_skipped_suggestions, UniqueIds};
@@ -25,6 +23,7 @@ use crate::diagnostic::Diagnostic;
 use crate::drift::DriftCounter;
 use crate::findings::add_descriptions;
 use crate::formats::{detect_format, native, no_sessions, TraceFormat};
+use crate::hashing::{HashMap, HashMapExt};
 use crate::input::{InputFile, Options, ReadError, Role};
 use crate::inputs::labels::{
     read_label_record, second_label, session_not_in_traces, turn_out_of_range, Label, LabelRecord,
@@ -426,7 +425,7 @@ struct Stream<'g, 't> {
     /// came (or at the end) were turn labels.
     labels_read: BTreeMap<usize, usize>,
     /// Label indices by the session they name, in label order; removed when it is scored.
-    labels_by_session: foldhash::HashMap<String, Vec<usize>>,
+    labels_by_session: HashMap<String, Vec<usize>>,
     /// Each outcome with the label index that first labelled its turn (the report's order).
     outcomes: Vec<(usize, TurnOutcome)>,
     /// When the report is made without its rows: every outcome counted here, and only the
@@ -476,8 +475,7 @@ impl<'g, 't> Stream<'g, 't> {
         let file_catalog = has_catalog.then(|| {
             CompiledCatalog::compile(&gathered.catalog_tools, &file_source, diagnostics, &budget)
         });
-        let mut labels_by_session: foldhash::HashMap<String, Vec<usize>> =
-            foldhash::HashMap::default();
+        let mut labels_by_session: HashMap<String, Vec<usize>> = HashMap::new();
         let labels = labels
             .into_iter()
             .enumerate()
@@ -605,7 +603,7 @@ impl<'g, 't> Stream<'g, 't> {
         // Per turn: the label index that first labelled it, and the position (in `read`) of the
         // one used (the last).
         let mut chosen: Vec<(usize, usize, usize)> = Vec::new();
-        let mut slot: FxHashMap<usize, usize> = FxHashMap::default();
+        let mut slot: HashMap<usize, usize> = HashMap::new();
         for (position, (&index, label)) in indices.iter().zip(&read).enumerate() {
             if label.turn >= turns {
                 self.label_diagnostics

@@ -1,8 +1,9 @@
 //! Scoring task labels against the sessions they name (by session id or by task id).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::diagnostic::Diagnostic;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::inputs::task_labels::{TaskLabel, TaskTarget};
 use crate::metrics::task_actions::{score_task, TaskOutcome};
 use crate::model::Session;

@@ -2,12 +2,13 @@
 //! catalog file the checks use. Checking against a different schema than the agent saw gives
 //! false failures, so every difference is listed.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::hashing::{HashMap, HashMapExt};
 use crate::model::{Session, ToolDef};
 
 /// What differs.

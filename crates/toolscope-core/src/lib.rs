@@ -49,6 +49,7 @@ pub mod drift;
 pub mod findings;
 pub mod formats;
 pub mod gate;
+pub mod hashing;
 mod input;
 pub mod inputs;
 pub mod json;

@@ -12,7 +12,7 @@
 //! requests were sent but not one was answered (every one ended in an HTTP error, a quota, a
 //! rate limit or a timeout): the run judged nothing and the cause is worth a look.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
@@ -21,6 +21,7 @@ use std::sync::{mpsc, Mutex, PoisonError};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use toolscope_core::hashing::HashMap;
 use toolscope_core::judge::cache::{entry_line, is_cacheable, VerdictCache};
 use toolscope_core::judge::cost::{default_table, PriceTable, RunEstimate, Spend};
 use toolscope_core::judge::run::{

@@ -16,11 +16,11 @@
 //! distinct schemas costs what it did without the cache plus one serialisation each.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use jsonschema::Validator;
 
 use super::catalog::validator_for;
+use crate::hashing::HashMap;
 
 /// The most schemas kept at once.
 pub const MAX_SCHEMAS: usize = 1024;

@@ -1,8 +1,7 @@
 //! Which call each tool result answers: by `call_id` where the format has ids, otherwise the
 //! oldest call still waiting for a result (results come back in call order).
 
-use foldhash::{HashMap, HashMapExt};
-
+use crate::hashing::{HashMap, HashMapExt};
 use crate::model::{Event, ResultStatus, Session};
 
 /// Results linked to calls.

@@ -7,11 +7,10 @@
 //! Examples: `step 1: issue_refund called before lookup_order`;
 //! `step 3: issue_refund called before lookup_order with the same order_id`.
 
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
-
 use serde_json::Value;
 
 use super::problem::{Problem, ProblemKind};
+use crate::hashing::{HashMap, HashMapExt, HashSet, HashSetExt};
 use crate::inputs::rules::{Prerequisite, Rules};
 use crate::model::ToolCall;
 

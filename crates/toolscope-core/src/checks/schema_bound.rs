@@ -35,9 +35,9 @@
 use std::rc::Rc;
 
 use referencing::{Draft, List, Registry, Resolver, Uri};
-use rustc_hash::FxHashMap;
 use serde_json::Value;
 
+use crate::hashing::{HashMap, HashMapExt};
 /// How many (schema node, argument value) checks one call may need before it is undecidable;
 /// also the bound on the steps of listing a failing call's errors.
 ///
@@ -132,8 +132,8 @@ impl SchemaBound {
         let root = root.contents();
         let mut walk = Walk {
             is_dynamic: self.is_dynamic,
-            memo: FxHashMap::default(),
-            targets: FxHashMap::default(),
+            memo: HashMap::new(),
+            targets: HashMap::new(),
             visits: 0,
             held: 0,
             stack: Vec::new(),
@@ -271,10 +271,10 @@ type Target<'r> = (&'r Value, Rc<Resolver<'r>>, Draft);
 /// [`MAX_NESTING`] deep costs heap, not the thread's stack.
 struct Walk<'r, 'i> {
     is_dynamic: bool,
-    memo: FxHashMap<MemoKey, Memo>,
+    memo: HashMap<MemoKey, Memo>,
     /// Where the `$ref` (false) or `$dynamicRef` (true) of a schema node leads, None where it
     /// leads nowhere: without dynamic references the same for every value, so resolved once.
-    targets: FxHashMap<(usize, bool), Option<Target<'r>>>,
+    targets: HashMap<(usize, bool), Option<Target<'r>>>,
     /// Every pair met, memo hits included; each stands for at least one check, so this stays
     /// within the budget whenever the count does, and bounds the walk's own work.
     visits: u64,

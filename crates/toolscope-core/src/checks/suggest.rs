@@ -15,9 +15,10 @@
 //!
 //! Suggestions are what comparing with every name gave, within those bounds.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+use crate::hashing::{HashMap, HashMapExt};
 
 /// Longest name, in characters, that gets or is a suggestion.
 pub const MAX_NAME_CHARS: usize = 128;

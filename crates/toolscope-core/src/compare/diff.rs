@@ -20,12 +20,9 @@
 //! are listed, each with its session.
 
 use std::collections::{BTreeMap, BTreeSet};
-
 use std::sync::Arc;
 
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use itertools::{EitherOrBoth, Itertools};
-
 use serde::{Deserialize, Serialize};
 
 pub use super::observe::MetricValue;
@@ -36,6 +33,7 @@ use super::stats::{
     holm, mcnemar_exact, newcombe_difference, paired_bootstrap_by, two_proportion_z,
     unpaired_bootstrap as unpaired_bootstrap_of,
 };
+use crate::hashing::{HashMap, HashMapExt, HashSet, HashSetExt};
 use crate::report::Report;
 
 /// How to compare.

@@ -19,10 +19,11 @@
 //! Summed over a report, each equals the report's own figure (`summary.calls_with_problems`,
 //! `selection.per_tool[].f1`, …); the tests hold them to it.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::checks::problem::ProblemKind;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::judge::Outcome;
 use crate::metrics::rate::Rate;
 use crate::report::Report;

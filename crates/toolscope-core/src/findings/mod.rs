@@ -25,6 +25,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::hashing::HashMap;
 use crate::report::Report;
 
 /// Most examples kept per finding.
@@ -107,7 +108,7 @@ pub fn findings(report: &Report, descriptions: &BTreeMap<String, String>) -> Vec
 /// session with problems or verdicts (by session id) that names one.
 pub(crate) fn findings_with_agents(
     report: &Report,
-    agents: &std::collections::HashMap<&str, &str>,
+    agents: &HashMap<&str, &str>,
     descriptions: &BTreeMap<String, String>,
 ) -> Vec<Finding> {
     let mut found = Vec::new();

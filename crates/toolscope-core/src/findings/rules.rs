@@ -1,9 +1,10 @@
 //! The rules that turn a report into findings (see the table in [`super`]).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Example, Finding, Fix, MAX_EXAMPLES};
 use crate::checks::problem::ProblemKind;
+use crate::hashing::HashMap;
 use crate::judge::{Criterion, Outcome};
 use crate::report::Report;
 

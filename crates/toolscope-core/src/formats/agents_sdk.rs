@@ -26,8 +26,6 @@
 //! as a tool (an agent span inside a `function` span) links to that call. Guardrail, custom,
 //! speech and MCP listing spans are not events.
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::{Map, Value};
 
 use super::conversation::str_field;
@@ -36,6 +34,7 @@ use super::native::ToolLists;
 use super::odd_record::not_of_format;
 use super::otlp::{build_session, Span, SpanRole};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::hashing::{HashMap, HashMapExt, HashSet};
 use crate::json::{parse_value, Split};
 use crate::model::{Event, ParentLink, Session};
 

@@ -23,7 +23,7 @@ use serde_json::Value;
 use super::bfcl::{parse_call, split_arguments};
 use super::conversation::{args_from, Conversation};
 use crate::diagnostic::Diagnostic;
-use std::collections::HashMap;
+use crate::hashing::{HashMap, HashMapExt};
 
 use crate::metrics::bfcl_literals::Language;
 use crate::model::{Args, Event, Session, ToolDef};

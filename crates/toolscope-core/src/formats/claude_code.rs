@@ -34,8 +34,6 @@
 //! Claude Code's tool catalog is not in the file: give one with `--tools` to check names and
 //! arguments.
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::Value;
 
 use super::anthropic::Anthropic;
@@ -44,6 +42,7 @@ use super::exchange::Dialect;
 use super::nesting::{link_subagents, UNKNOWN_SUBAGENT};
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
+use crate::hashing::{HashMap, HashMapExt, HashSet, HashSetExt};
 use crate::json::{parse_value, Split};
 use crate::model::{ParentLink, Session, StartedSubagent};
 

@@ -34,14 +34,13 @@
 //! `{"id", "timestamp", "instructions"}`, then bare items and `record_type` state lines) are
 //! read the same way.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
 use super::conversation::{str_field, Conversation};
 use super::nesting::UNKNOWN_SUBAGENT;
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::json::{parse_value, Split};
 use crate::model::{Args, ParentLink, Session};
 

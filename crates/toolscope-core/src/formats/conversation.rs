@@ -2,12 +2,12 @@
 //! and assistant text, calls and results here, so that linking checks, the `"Error: "`
 //! convention and the warnings about orphaned results are the same for every format.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::model::{
     Args, ErrorSource, Event, Origin, ResultStatus, Session, ToolCall, ToolDef, ToolResult, Trial,
 };

@@ -13,7 +13,6 @@
 //! lines share a `custom_id`. A conversation's tools are those its requests declared, the latest
 //! definition of each name (an agent handing off to another sends other tools).
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -22,6 +21,7 @@ use super::conversation::Conversation;
 use super::native::ToolLists;
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
+use crate::hashing::{HashMap, HashSet};
 use crate::json::{parse_value, Split};
 use crate::model::{Session, ToolDef};
 

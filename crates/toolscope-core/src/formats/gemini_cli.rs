@@ -23,14 +23,13 @@
 //! that ran a subagent names it (`agentId`, the subagent recording's `sessionId`): the subagent
 //! linking (`nesting.rs`) links that recording, read from its own file, to the call.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
 use super::conversation::{args_from, str_field, Conversation};
 use super::nesting::UNKNOWN_SUBAGENT;
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::json::{parse_value, Split};
 use crate::model::{Session, StartedSubagent};
 

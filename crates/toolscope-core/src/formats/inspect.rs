@@ -20,7 +20,6 @@
 //! does with `submit()`) is read after the messages; one nested in another tool's span (an
 //! agent run as a tool) is not this agent's call.
 
-use std::collections::HashMap;
 use std::io::{Cursor, Read};
 
 use serde_json::{Map, Value};
@@ -30,6 +29,7 @@ use super::conversation::{args_from, str_field, Conversation};
 use super::native::ToolLists;
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
+use crate::hashing::HashMap;
 use crate::json::{decode_text, parse_record, parse_value, split_records, Split, MAX_DEPTH};
 use crate::model::{Args, ErrorSource, Session, Trial};
 

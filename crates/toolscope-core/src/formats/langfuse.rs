@@ -25,8 +25,6 @@
 //! with `status: "error"` is an explicit error; otherwise the `Error:` convention applies. When
 //! no observation shows the user's words, the trace's own text `input` is them.
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use super::content_text;
@@ -36,6 +34,7 @@ use super::native::ToolLists;
 use super::odd_record::not_of_format;
 use super::otlp::{build_session, Span, SpanRole};
 use crate::diagnostic::Diagnostic;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::json::{parse_value, Split};
 use crate::model::{Event, Session};
 

@@ -23,8 +23,6 @@
 //! runs, each patch completing the run with its `id` (or, when a capture left the id out, its
 //! `dotted_order`, which ends with the run's id).
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use super::conversation::str_field;
@@ -33,6 +31,7 @@ use super::native::ToolLists;
 use super::odd_record::not_of_format;
 use super::otlp::{build_session, Span, SpanRole};
 use crate::diagnostic::Diagnostic;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::json::{parse_value, Split};
 use crate::model::Session;
 

@@ -21,7 +21,6 @@
 //! mcp-recorder writes it), or one such exchange per record, gives its requests and responses in
 //! order. Every other message (notifications, resources, prompts, sampling) carries no call.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -29,6 +28,7 @@ use serde_json::Value;
 use super::conversation::{str_field, Conversation};
 use super::odd_record::not_of_format;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::hashing::{HashMap, HashMapExt};
 use crate::inputs::catalog::tools_from_value;
 use crate::json::{parse_value, Split};
 use crate::model::{Args, ErrorSource, Session, ToolDef};

@@ -12,7 +12,6 @@
 //! `args` may be a JSON value or a string holding JSON, as OpenAI sends it; `null` stays null and
 //! missing `args` are `{}`.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -23,6 +22,7 @@ use super::native_fields::{Id, Word};
 use super::odd_record::not_of_format;
 use super::{content_text, id_text};
 use crate::diagnostic::Diagnostic;
+use crate::hashing::HashMap;
 use crate::inputs::catalog::tools_from_value;
 use crate::json::{parse_record, parse_value, Record, Split};
 use crate::model::{

@@ -7,10 +7,9 @@
 //! (agent id ending [`UNKNOWN_SUBAGENT`]) takes it from its call's `subagent_type` (Claude Code's
 //! `Task`/`Agent`) or `agent_name` (Gemini CLI's `invoke_agent`).
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::Value;
 
+use crate::hashing::{HashMap, HashMapExt, HashSet, HashSetExt};
 use crate::model::{Event, ParentLink, Session};
 
 /// The suffix a reader gives a subagent's agent id when it does not yet know the agent's kind.

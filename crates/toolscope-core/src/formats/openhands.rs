@@ -22,13 +22,12 @@
 //! action's events, up to the `delegate` observation that answers it, are the delegate's own
 //! session (agent `openhands/<agent>`), linked to the delegating call.
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use super::conversation::{str_field, Conversation};
 use super::odd_record::not_of_format;
 use crate::diagnostic::Diagnostic;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::json::{parse_value, Split};
 use crate::model::{Args, ParentLink, Session};
 

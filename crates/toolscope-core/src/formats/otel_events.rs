@@ -12,12 +12,11 @@
 //!    "body": {"kvlistValue": {"values": [{"key": "content", "value": {"stringValue": "Weather?"}}]}}}]}]}]}
 //! ```
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use super::otlp::Span;
 use super::otlp_json::{any_value, key_values, normalise_id};
+use crate::hashing::{HashMap, HashMapExt};
 
 /// The message a GenAI event stands for, and whether it is the model's output.
 fn event_message(name: &str, body: Value) -> Option<(Value, bool)> {

@@ -9,13 +9,12 @@
 //! (`"STATUS_CODE_ERROR"`), base64 or upper-case hex ids, `intValue` as a bare number, an empty
 //! `status`, attributes as a plain map, snake_case keys (`trace_id`, `parent_id`).
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use super::conversation::Conversation;
 use super::native::ToolLists;
 use crate::diagnostic::Diagnostic;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::json::Split;
 use crate::model::{Args, Session};
 

@@ -2,13 +2,14 @@
 //! ([`crate::compare::observe`]) `toolscope diff` compares, so a gate and a diff never disagree
 //! on a number.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::checks::problem::ProblemKind;
 use crate::compare::observe::{aggregate_values, visit_observations};
+use crate::hashing::{HashMap, HashMapExt, HashSet};
 use crate::judge::Criterion;
 use crate::report::Report;
 

@@ -33,13 +33,14 @@
 //! assert!(!call_decision.warnings.is_empty());
 //! ```
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::verdict_file::HumanVerdict;
 use super::{Criterion, Outcome, Verdict};
+use crate::hashing::{HashMap, HashMapExt};
 use crate::metrics::wilson::wilson_95;
 use crate::metrics::Rate;
 

@@ -2,8 +2,6 @@
 //! in CI is inspected in the page for free), summarised per criterion, tool and agent, joined
 //! with the code checks, and measured against human verdicts when a file of them is given.
 
-use std::collections::HashSet;
-
 use serde::{Deserialize, Serialize};
 
 use super::calibration::{calibrate, Calibration};
@@ -15,6 +13,7 @@ use super::verdict_file::HumanVerdict;
 use super::Verdict;
 use crate::checks::problem::Problem;
 use crate::diagnostic::Diagnostic;
+use crate::hashing::HashSet;
 use crate::model::{Event, Session};
 use crate::report::Report;
 

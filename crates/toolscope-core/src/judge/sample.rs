@@ -26,13 +26,14 @@
 //! assert!(chosen.windows(2).all(|pair| pair[0].step < pair[1].step));
 //! ```
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::checks::problem::Problem;
+use crate::hashing::HashSet;
 use crate::model::Session;
 
 /// One tool call: the session, its 1-based step among the session's calls, and the tool.

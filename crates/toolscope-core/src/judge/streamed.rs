@@ -6,11 +6,10 @@
 //! report alone ([`super::in_report::add_verdicts`]). Memory holds one reference per call and the
 //! judged sessions, not the input's every session (4–7× the input).
 
-use std::collections::{HashMap, HashSet};
-
 use super::sample::{choose_among, session_calls, CallRef, Selection};
 use crate::analysis::{calls_in_turns, calls_kept_by, turns_by_session, Filter, Progress};
 use crate::analyze_read::{visit_sessions, ReadAnalysis, Source};
+use crate::hashing::{HashMap, HashMapExt, HashSet};
 use crate::input::{Options, ReadError};
 use crate::model::{Session, ToolDef};
 use crate::{Analysis, Report};

@@ -23,13 +23,14 @@
 //! assert_eq!((args.pass_rate.count, args.pass_rate.total), (2, 3)); // over scored verdicts
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
 use super::cost::Spend;
 use super::{Criterion, Outcome, TemplateRef, UnscoredCause, Verdict};
 use crate::checks::problem::{Problem, ProblemKind};
+use crate::hashing::{HashMap, HashMapExt};
 use crate::metrics::wilson::wilson_95;
 use crate::metrics::Rate;
 use crate::model::Session;

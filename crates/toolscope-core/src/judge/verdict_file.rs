@@ -24,13 +24,12 @@
 //! assert_eq!(diagnostics[0].to_string().split(": ").next(), Some("mine.jsonl:2"));
 //! ```
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{Criterion, Outcome, Verdict};
 use crate::diagnostic::Diagnostic;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::model::Origin;
 
 /// A human's verdict on one call and criterion: pass or fail, never unscored.

@@ -40,11 +40,10 @@ mod error;
 mod judge;
 mod sections;
 
-use std::collections::HashMap;
-
 pub use error::MergeError;
 
 use crate::checks::problem::Problem;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::metrics::trials::trials_of;
 use crate::report::{summarize_sessions, Report, SessionSummary};
 

@@ -9,13 +9,12 @@
 //! lacks does not). An empty comparison matches. Values compare with Python's equality after a
 //! string holding a JSON object or array is decoded (τ²'s `_normalize_action_arg_value`).
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::acceptable::python_equal;
 use super::rate::Rate;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::inputs::task_labels::{ExpectedAction, TaskLabel};
 use crate::model::Session;
 

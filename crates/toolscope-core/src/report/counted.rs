@@ -3,11 +3,12 @@
 //! report needs stays: the problems (findings read them), with their sessions' place in the
 //! report's order and agent, and the trials of scored task sessions.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::summary::Totals;
 use super::{SessionSummary, Summary, ToolUsage};
 use crate::checks::problem::Problem;
+use crate::hashing::{HashMap, HashMapExt};
 use crate::model::Trial;
 
 /// A session's place in the report's order: most problems first, then most tool errors, then
