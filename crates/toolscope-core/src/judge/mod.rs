@@ -54,6 +54,7 @@
 // Choosing calls, cost, and measuring the verdicts.
 pub mod cache;
 pub mod calibration;
+pub mod call_list;
 pub mod cost;
 pub mod in_report;
 pub mod sample;

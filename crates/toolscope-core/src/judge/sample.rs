@@ -26,12 +26,11 @@
 //! assert!(chosen.windows(2).all(|pair| pair[0].step < pair[1].step));
 //! ```
 
-use std::collections::BTreeMap;
-
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+use super::call_list::CallList;
 use crate::checks::problem::Problem;
 use crate::hashing::HashSet;
 use crate::model::Session;
@@ -101,38 +100,40 @@ pub fn choose_calls(
     problems: &[Problem],
     selection: &Selection,
 ) -> Vec<CallRef> {
-    choose_among(all_calls(sessions), problems, selection)
+    choose_among(&CallList::of_sessions(sessions), problems, selection)
 }
 
-/// [`choose_calls`] given every call of the sessions ([`session_calls`] of each, in session
-/// order) instead of the sessions: the same calls for the same selection, so a caller that reads
-/// the sessions one at a time need not keep them (`crate::judge::streamed`).
-pub fn choose_among(
-    calls: Vec<CallRef>,
-    problems: &[Problem],
-    selection: &Selection,
-) -> Vec<CallRef> {
+/// [`choose_calls`] given every call of the sessions (a [`CallList`] they were pushed to, in
+/// session order) instead of the sessions: the same calls for the same selection, so a caller
+/// that reads the sessions one at a time need not keep them (`crate::judge::streamed`).
+pub fn choose_among(calls: &CallList, problems: &[Problem], selection: &Selection) -> Vec<CallRef> {
     match selection {
-        Selection::All => calls,
+        Selection::All => calls.refs(0..calls.len()),
         Selection::Calls(wanted) => {
             let wanted: HashSet<(&str, usize)> = wanted
                 .iter()
                 .map(|call| (call.session_id.as_str(), call.step))
                 .collect();
-            calls
-                .into_iter()
-                .filter(|call| wanted.contains(&(call.session_id.as_str(), call.step)))
-                .collect()
+            calls.refs(indices_where(calls, |key| wanted.contains(key)))
         }
         Selection::OnlyProblems => {
             let flagged = problem_calls(problems);
-            calls
-                .into_iter()
-                .filter(|call| flagged.contains(&(call.session_id.as_str(), call.step)))
-                .collect()
+            calls.refs(indices_where(calls, |key| flagged.contains(key)))
         }
-        Selection::Sample { n, seed } => sample(calls, *n, *seed),
+        Selection::Sample { n, seed } => calls.refs(sample(calls, *n, *seed)),
     }
+}
+
+/// The indices of the calls whose (session id, step) `is_wanted`, in order.
+fn indices_where<'a>(
+    calls: &'a CallList,
+    is_wanted: impl Fn(&(&str, usize)) -> bool + 'a,
+) -> impl Iterator<Item = usize> + 'a {
+    calls
+        .keys()
+        .enumerate()
+        .filter(move |(_, key)| is_wanted(key))
+        .map(|(index, _)| index)
 }
 
 /// The calls with at least one problem that counts against the call (every kind but
@@ -143,11 +144,6 @@ pub(crate) fn problem_calls(problems: &[Problem]) -> HashSet<(&str, usize)> {
         .filter(|problem| problem.kind.is_failure())
         .map(|problem| (problem.session_id.as_str(), problem.step))
         .collect()
-}
-
-/// Every call of every session, in session order and then step order.
-fn all_calls(sessions: &[Session]) -> Vec<CallRef> {
-    sessions.iter().flat_map(session_calls).collect()
 }
 
 /// Every call of `session`, in step order.
@@ -162,19 +158,27 @@ pub fn session_calls(session: &Session) -> impl Iterator<Item = CallRef> + '_ {
         })
 }
 
-/// The stratified sample of `calls` (already in session and step order); see [`choose_calls`].
-fn sample(calls: Vec<CallRef>, n: usize, seed: u64) -> Vec<CallRef> {
+/// The indices of the stratified sample of `calls` (in session and step order), ascending; see
+/// [`choose_calls`].
+fn sample(calls: &CallList, n: usize, seed: u64) -> Vec<usize> {
     if n == 0 {
         return Vec::new();
     }
     if n >= calls.len() {
-        return calls;
+        return (0..calls.len()).collect();
     }
-    let mut strata: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (index, call) in calls.iter().enumerate() {
-        strata.entry(call.tool.as_str()).or_default().push(index);
+    // The strata: each tool's calls, in call order, the tools in byte order of their names.
+    let names = calls.tool_names();
+    let mut by_tool: Vec<Vec<usize>> = vec![Vec::new(); names.len()];
+    for (index, tool) in calls.tool_of_each().enumerate() {
+        by_tool[tool].push(index);
     }
-    let mut strata: Vec<Vec<usize>> = strata.into_values().collect();
+    let mut tools: Vec<usize> = (0..names.len()).collect();
+    crate::sort::sort_by(&mut tools, |&a, &b| names[a].cmp(&names[b]));
+    let mut strata: Vec<Vec<usize>> = tools
+        .into_iter()
+        .map(|tool| std::mem::take(&mut by_tool[tool]))
+        .collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let keys: Vec<u64> = strata.iter().map(|_| rng.next_u64()).collect();
     let sizes: Vec<usize> = strata.iter().map(Vec::len).collect();
@@ -189,11 +193,7 @@ fn sample(calls: Vec<CallRef>, n: usize, seed: u64) -> Vec<CallRef> {
         chosen.extend_from_slice(&stratum[..allotment]);
     }
     chosen.sort_unstable();
-    let mut calls: Vec<Option<CallRef>> = calls.into_iter().map(Some).collect();
     chosen
-        .into_iter()
-        .filter_map(|index| calls[index].take())
-        .collect()
 }
 
 /// How many of `n` draws each stratum of `sizes` gets: largest-remainder proportional
@@ -257,6 +257,7 @@ mod tests {
     use super::*;
     use crate::checks::problem::ProblemKind;
     use crate::model::{Args, Event, ToolCall};
+    use std::collections::BTreeMap;
 
     fn session(session_id: &str, tools: &[&str]) -> Session {
         Session {

@@ -3,10 +3,12 @@
 //! ([`choose_streamed`]: the same calls [`super::sample::choose_calls`] picks on the whole
 //! [`crate::Analysis`]); a second reading keeps only the sessions that hold a chosen call
 //! ([`read_judged`]), for their prompts and the evidence checks; the verdicts then go into the
-//! report alone ([`super::in_report::add_verdicts`]). Memory holds one reference per call and the
-//! judged sessions, not the input's every session (4–7× the input).
+//! report alone ([`super::in_report::add_verdicts`]). Memory holds every call in eight bytes
+//! (a [`CallList`]: each session's id and tool's name once) and the judged sessions, not the
+//! input's every session (4–7× the input).
 
-use super::sample::{choose_among, session_calls, CallRef, Selection};
+use super::call_list::CallList;
+use super::sample::{choose_among, CallRef, Selection};
 use crate::analysis::{calls_in_turns, calls_kept_by, turns_by_session, Filter, Progress};
 use crate::analyze_read::{visit_sessions, ReadAnalysis, Source};
 use crate::hashing::{HashMap, HashMapExt, HashSet};
@@ -70,9 +72,11 @@ pub fn choose_streamed(
         Wanted::InTurns(turns) => turns_by_session(turns),
         _ => HashMap::new(),
     };
+    // Every call, for a selection among them; only the calls wanted, for the others.
+    let mut every_call = CallList::default();
     let mut calls: Vec<CallRef> = Vec::new();
     let mut visit = |session: &Session, _: Option<&[ToolDef]>| match wanted {
-        Wanted::Selection(_) => calls.extend(session_calls(session)),
+        Wanted::Selection(_) => every_call.push_session(session),
         Wanted::KeptBy(filter) => calls.extend(calls_kept_by(session, filter)),
         Wanted::InTurns(_) => calls.extend(calls_in_turns(session, &turns)),
     };
@@ -82,7 +86,7 @@ pub fn choose_streamed(
             ReadAnalysis::Streamed(report) => {
                 let chosen = match wanted {
                     Wanted::Selection(selection) => {
-                        choose_among(calls, &report.problems, selection)
+                        choose_among(&every_call, &report.problems, selection)
                     }
                     // Already the calls wanted, in session order.
                     _ => calls,
