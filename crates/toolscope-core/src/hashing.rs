@@ -45,10 +45,10 @@ struct Seeds {
 }
 
 static SEEDS: OnceLock<Seeds> = OnceLock::new();
-/// How many maps were made: each map's own seed is the first one plus this many steps.
+/// How many maps were made: each map's own seed is the first one XOR this many steps.
 static MAPS_MADE: AtomicU64 = AtomicU64::new(0);
-/// The golden ratio's odd 64-bit step (a Weyl sequence): consecutive per-map seeds differ in
-/// about half their bits.
+/// The golden ratio as an odd 64-bit number (a Weyl sequence's step), so that consecutive
+/// per-map seeds differ in many bits, not only the lowest.
 const PER_MAP_STEP: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl Seeds {
