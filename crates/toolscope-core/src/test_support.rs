@@ -41,3 +41,23 @@ pub(crate) fn verdict(
         prompt_sha256: "11".into(),
     }
 }
+
+/// A session `session_id` that calls `tools` in order, each with empty arguments, and nothing
+/// else.
+pub(crate) fn session_calling(session_id: &str, tools: &[&str]) -> crate::model::Session {
+    use crate::model::{Args, Event, ToolCall};
+    crate::model::Session {
+        session_id: session_id.into(),
+        events: tools
+            .iter()
+            .map(|tool| {
+                Event::ToolUse(ToolCall {
+                    call_id: None,
+                    name: tool.to_string(),
+                    args: Args::Json(serde_json::json!({})),
+                })
+            })
+            .collect(),
+        ..crate::model::Session::default()
+    }
+}

@@ -125,24 +125,8 @@ fn to_u32(value: usize) -> u32 {
 mod tests {
     use super::*;
     use crate::judge::sample::session_calls;
-    use crate::model::{Args, Event, ToolCall};
 
-    fn session(session_id: &str, tools: &[&str]) -> Session {
-        Session {
-            session_id: session_id.into(),
-            events: tools
-                .iter()
-                .map(|tool| {
-                    Event::ToolUse(ToolCall {
-                        call_id: None,
-                        name: tool.to_string(),
-                        args: Args::Json(serde_json::json!({})),
-                    })
-                })
-                .collect(),
-            ..Session::default()
-        }
-    }
+    use crate::test_support::session_calling as session;
 
     #[test]
     fn the_list_gives_back_every_call_as_session_calls_does() {

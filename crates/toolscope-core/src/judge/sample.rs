@@ -256,25 +256,9 @@ fn below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::checks::problem::ProblemKind;
-    use crate::model::{Args, Event, ToolCall};
     use std::collections::BTreeMap;
 
-    fn session(session_id: &str, tools: &[&str]) -> Session {
-        Session {
-            session_id: session_id.into(),
-            events: tools
-                .iter()
-                .map(|tool| {
-                    Event::ToolUse(ToolCall {
-                        call_id: None,
-                        name: tool.to_string(),
-                        args: Args::Json(serde_json::json!({})),
-                    })
-                })
-                .collect(),
-            ..Session::default()
-        }
-    }
+    use crate::test_support::session_calling as session;
 
     /// 100 calls: 70 search, 20 lookup, 9 refund, 1 email, spread over 4 sessions.
     fn traces() -> Vec<Session> {
