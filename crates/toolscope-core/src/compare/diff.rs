@@ -341,12 +341,14 @@ pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
     let mut regressed = Vec::new();
     let mut improved = Vec::new();
     let empty = Side::default();
-    for name in names {
+    let compared = each_metric(names.into_iter().collect(), |name| {
         let (before, after) = (
             base_sides.get(name).unwrap_or(&empty),
             current_sides.get(name).unwrap_or(&empty),
         );
-        let (row, changes) = compare_metric(name, before, after, &shared, options);
+        compare_metric(name, before, after, &shared, options)
+    });
+    for (row, changes) in compared {
         if let Some((worse, better)) = changes {
             regressed.extend(worse);
             improved.extend(better);
@@ -379,6 +381,21 @@ pub fn diff(base: &Report, current: &Report, options: &DiffOptions) -> Diff {
             .map(|id| id.to_string())
             .collect(),
         notes,
+    }
+}
+
+/// `compare` of each name, in the names' order. With the `parallel` feature (the CLI's) the
+/// metrics are compared on all cores: each metric's bootstrap has its own generator, seeded
+/// alike, so the results are the same as one by one (as in the browser).
+fn each_metric<'n, T: Send>(names: Vec<&'n str>, compare: impl Fn(&'n str) -> T + Sync) -> Vec<T> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        names.into_par_iter().map(&compare).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        names.into_iter().map(compare).collect()
     }
 }
 
