@@ -2,6 +2,18 @@
 // toolscope's engine in WebAssembly (crates/toolscope-wasm, built by `wasm-bindgen --target
 // nodejs` into pkg/). docs/npm.md has the API; index.d.ts the types.
 
+// The engine draws the seeds of its hash maps (and jsonschema its own) from Web Crypto's
+// `crypto.getRandomValues`, which Node puts on globalThis from version 19 only (18 has it behind
+// --experimental-global-webcrypto): without it the engine would stop at the first schema. Node's
+// own Web Crypto is the same object, so it is lent to globalThis when nothing is there.
+if (typeof globalThis.crypto?.getRandomValues !== 'function') {
+  Object.defineProperty(globalThis, 'crypto', {
+    value: require('node:crypto').webcrypto,
+    configurable: true,
+    writable: true,
+  });
+}
+
 const native = require('./pkg/toolscope_wasm.js');
 
 const encoder = new TextEncoder();
@@ -12,6 +24,7 @@ function analyzeJson(files, options = {}) {
     throw new TypeError('analyze: files must be an array of {name, data, role?}');
   }
   const analyzer = new native.Analyzer();
+  let isDone = false;
   try {
     files.forEach((file, index) => {
       if (file === null || typeof file !== 'object' || typeof file.name !== 'string') {
@@ -23,9 +36,17 @@ function analyzeJson(files, options = {}) {
       }
       analyzer.add(file.name, file.role ?? undefined, data);
     });
-    return analyzer.reportJson(JSON.stringify(options ?? {}));
+    const json = analyzer.reportJson(JSON.stringify(options ?? {}));
+    isDone = true;
+    return json;
   } finally {
-    analyzer.free();
+    // After the engine stopped mid-call, wasm-bindgen still counts the analyzer as borrowed and
+    // free() throws about that: the error that stopped the engine is the one to see.
+    try {
+      analyzer.free();
+    } catch (error) {
+      if (isDone) throw error;
+    }
   }
 }
 

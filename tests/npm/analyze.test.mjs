@@ -71,3 +71,28 @@ test('an unknown role or option is refused with a message naming it', () => {
   assert.throws(() => analyze(files(CASES.seed), { min_support: 3 }), /min_support/);
   assert.throws(() => analyze([{ name: 'x', data: 42 }]), /files\[0\]\.data/);
 });
+
+test('on a Node without a global Web Crypto (Node 18) schemas are still checked', () => {
+  // Node 18 has no globalThis.crypto unless flagged; the engine's hash seeds and jsonschema's
+  // need crypto.getRandomValues, so the package lends it Node's own.
+  const script = `
+    Object.defineProperty(globalThis, 'crypto', { value: undefined, configurable: true });
+    const { analyze } = require('toolscope');
+    const tools = [{ name: 'lookup', parameters: { type: 'object',
+      properties: { id: { type: 'string', pattern: '^[a-z]+$' } }, required: ['id'] } }];
+    const calls = [{ id: 7 }, { id: 'abc' }, { id: 'ABC' }, {}];
+    const traces = calls.map((args, i) => JSON.stringify({ session_id: 's' + i,
+      events: [{ type: 'tool_use', name: 'lookup', args }] })).join('\\n');
+    const report = analyze([{ name: 'tools.json', role: 'catalog', data: JSON.stringify(tools) },
+      { name: 't.jsonl', role: 'traces', data: traces }]);
+    process.stdout.write(JSON.stringify(report.problems.map((p) => [p.session_id, p.message])));
+  `;
+  const run = spawnSync(process.execPath, ['-e', script], { cwd: process.cwd() });
+  assert.equal(run.status, 0, run.stderr.toString());
+  const problems = JSON.parse(run.stdout.toString()).sort();
+  assert.deepEqual(problems, [
+    ['s0', 'lookup: 7 is not of type "string"'],
+    ['s2', 'lookup: "ABC" does not match "^[a-z]+$"'],
+    ['s3', 'lookup: "id" is a required property'],
+  ]);
+});
