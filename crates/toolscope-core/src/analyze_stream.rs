@@ -17,8 +17,8 @@ use crate::analysis::Filter;
 use crate::analyze::{role_rank, sort_diagnostics, warn_about_skipped_suggestions, UniqueIds};
 use crate::analyze_inputs::{refuse_too_large, Gathered};
 use crate::checks::catalog::CompiledCatalog;
-use crate::checks::check_session;
 use crate::checks::suggest::Budget;
+use crate::checks::{check_session, SessionFindings};
 use crate::diagnostic::Diagnostic;
 use crate::drift::DriftCounter;
 use crate::findings::add_descriptions;
@@ -309,10 +309,11 @@ pub(crate) fn stream_report(
     Some(Ok(report))
 }
 
-/// Sessions read but not yet checked. Reading a session and checking it run different code, more
-/// of it than a core's instruction cache holds, so sessions are read [`Batch::SIZE`] at a time
-/// before any is checked: on a call-dense input, a fifth fewer instruction cache misses than a
-/// session at a time (cachegrind's simulation, docs/performance.md).
+/// Sessions read but not yet checked. Reading a session, checking it, reading its labels, scoring
+/// them and making its rows each run different code, together more than a core's instruction
+/// cache holds, so sessions are read [`Batch::SIZE`] at a time and each step then runs for all of
+/// them before the next: on a call-dense input, a third of the instruction cache misses of taking
+/// a session through every step in turn (cachegrind's simulation, docs/performance.md).
 #[derive(Default)]
 struct Batch {
     sessions: Vec<Session>,
@@ -346,13 +347,34 @@ impl Batch {
         catalog: Option<&[ToolDef]>,
     ) {
         self.count += self.sessions.len();
-        for mut session in self.sessions.drain(..) {
-            stream.add(&mut session, later);
+        // Each step for every session before the next step: each step's code stays in the
+        // instruction cache while it runs (see the type's docs).
+        let mut found = Vec::with_capacity(self.sessions.len());
+        for session in &mut self.sessions {
+            found.push(stream.check(session, later));
+        }
+        let labels: Vec<SessionLabels> = self
+            .sessions
+            .iter()
+            .map(|session| stream.read_labels(session))
+            .collect();
+        for (session, labels) in self.sessions.iter().zip(labels) {
+            stream.measure(session, labels);
+        }
+        for (session, (found, is_without_catalog)) in self.sessions.drain(..).zip(found) {
+            stream.add_rows(&session, found, is_without_catalog);
             if let Some(visit) = visit.as_mut() {
                 visit(&session, catalog);
             }
         }
     }
+}
+
+/// A session's labels, read whole: each one's index among all labels, and the label.
+#[derive(Default)]
+struct SessionLabels {
+    indices: Vec<usize>,
+    labels: Vec<Label>,
 }
 
 /// A turn label not read yet: where its record is.
@@ -519,10 +541,16 @@ impl<'g, 't> Stream<'g, 't> {
         }
     }
 
-    fn add(&mut self, session: &mut Session, diagnostics: &mut Vec<Diagnostic>) {
+    /// Checks `session` (its id made unique first): what the checks found, and whether it was
+    /// checked without a catalog.
+    fn check(
+        &mut self,
+        session: &mut Session,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> (SessionFindings, bool) {
         self.ids.make_unique(session, diagnostics);
         let session = &*session;
-        let (found, is_without_catalog) = match (&self.file_catalog, &session.tools) {
+        match (&self.file_catalog, &session.tools) {
             (Some(catalog), _) => (check_session(session, Some(catalog), self.rules), false),
             (None, None) => (check_session(session, None, self.rules), true),
             (None, Some(tools)) => {
@@ -538,11 +566,19 @@ impl<'g, 't> Stream<'g, 't> {
                         });
                 (check_session(session, Some(catalog), self.rules), false)
             }
-        };
+        }
+    }
+
+    /// Counts a checked session's drift and scores its labelled turns.
+    fn measure(&mut self, session: &Session, labels: SessionLabels) {
         if let Some(drift) = &mut self.drift {
             drift.add(session);
         }
-        self.score(session);
+        self.score(session, labels);
+    }
+
+    /// Makes a checked and scored session's rows (when the filter keeps it).
+    fn add_rows(&mut self, session: &Session, found: SessionFindings, is_without_catalog: bool) {
         if !self.filter.keeps_session(session) {
             return;
         }
@@ -585,21 +621,36 @@ impl<'g, 't> Stream<'g, 't> {
         label
     }
 
-    /// Scores the session's labelled turns, as the whole-input path does for all sessions.
-    fn score(&mut self, session: &Session) {
+    /// Reads the session's labels whole: each one's index and the label (none when it has
+    /// none).
+    fn read_labels(&mut self, session: &Session) -> SessionLabels {
         let Some(indices) = self.labels_by_session.remove(&session.session_id) else {
-            return;
+            return SessionLabels::default();
         };
-        let turns = turn_count(session);
-        let mut read: Vec<Label> = Vec::with_capacity(indices.len());
-        let mut read_indices: Vec<usize> = Vec::with_capacity(indices.len());
+        let mut read = SessionLabels {
+            indices: Vec::with_capacity(indices.len()),
+            labels: Vec::with_capacity(indices.len()),
+        };
         for index in indices {
             if let Some(label) = self.read_label(index) {
-                read.push(label);
-                read_indices.push(index);
+                read.labels.push(label);
+                read.indices.push(index);
             }
         }
-        let indices = read_indices;
+        read
+    }
+
+    /// Scores the session's labelled turns ([`Stream::read_labels`] read its labels), as the
+    /// whole-input path does for all sessions.
+    fn score(&mut self, session: &Session, labels: SessionLabels) {
+        if labels.labels.is_empty() {
+            return;
+        }
+        let turns = turn_count(session);
+        let SessionLabels {
+            indices,
+            labels: read,
+        } = labels;
         // Per turn: the label index that first labelled it, and the position (in `read`) of the
         // one used (the last).
         let mut chosen: Vec<(usize, usize, usize)> = Vec::new();
