@@ -332,3 +332,32 @@ fn a_summary_report_stays_small_and_a_summary_baseline_is_compared_from_its_tota
     let stderr = String::from_utf8_lossy(&merged.stderr);
     assert!(stderr.contains("summary report"), "{stderr}");
 }
+
+#[test]
+fn two_trace_runs_read_at_once_print_their_diagnostics_base_first_and_exit_2() {
+    // Both runs are read on threads of their own; what reading each said comes out in the
+    // order of the command line, whichever finished first, every time.
+    let dir = setup(0, "lookup_order");
+    let append = |name: &str, line: &str| {
+        let mut text = std::fs::read_to_string(dir.path().join(name)).unwrap();
+        text.push_str(line);
+        std::fs::write(dir.path().join(name), text).unwrap();
+    };
+    append("base.jsonl", "not json in the base\n");
+    append("current.jsonl", "not json in the current run\n");
+    for _ in 0..5 {
+        let output = diff_json(dir.path(), "base.jsonl");
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let base = stderr.find("base.jsonl:41").expect("the base's line 41 is named");
+        let current = stderr
+            .find("current.jsonl:41")
+            .expect("the current run's line 41 is named");
+        assert!(base < current, "{stderr}");
+        // Both runs were still compared.
+        let diff: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let recall = metric(&diff, "per_tool.lookup_order.recall");
+        assert_eq!(recall["base"]["den"], 40);
+        assert_eq!(recall["current"]["den"], 40);
+    }
+}

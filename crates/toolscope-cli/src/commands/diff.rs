@@ -14,8 +14,11 @@ use crate::output::json::print_json_value;
 use crate::Outcome;
 
 pub fn run(args: &DiffArgs) -> Result<Outcome> {
-    let (base, base_errors) = load_run(&args.base, args)?;
-    let (current, current_errors) = load_run(&args.current, args)?;
+    let ((base, base_errors), (current, current_errors)) = load_both(
+        &args.traces.with_inputs(vec![args.base.clone()]),
+        &args.traces.with_inputs(vec![args.current.clone()]),
+        &args.metrics,
+    )?;
     let options = DiffOptions {
         seed: args.seed,
         resamples: args.resamples as usize,
@@ -42,25 +45,53 @@ pub fn run(args: &DiffArgs) -> Result<Outcome> {
     })
 }
 
-/// A run: the report JSON in `path`, or the report of the trace file in `path` with the input
-/// options; and whether reading it gave input errors (printed on stderr).
-fn load_run(path: &Path, args: &DiffArgs) -> Result<(Report, bool)> {
-    load_runs(
-        &args.traces.with_inputs(vec![path.to_path_buf()]),
-        &args.metrics,
-    )
+/// Two runs read at once, each on a thread of its own ([`load_runs`]); the first one's
+/// diagnostics are printed before the second's, and the first one's error wins. One after the
+/// other when either reads standard input.
+pub(super) fn load_both(
+    first: &InputArgs,
+    second: &InputArgs,
+    metrics: &MetricArgs,
+) -> Result<((Report, bool), (Report, bool))> {
+    let reads_stdin = |inputs: &InputArgs| inputs.inputs.iter().any(|path| path == Path::new("-"));
+    if reads_stdin(first) || reads_stdin(second) {
+        return Ok((load_runs(first, metrics)?, load_runs(second, metrics)?));
+    }
+    let (first, second) = std::thread::scope(|scope| {
+        let second = scope.spawn(|| load_unprinted(second, metrics));
+        let first = load_unprinted(first, metrics);
+        // A panic in the thread is the command's panic, as it would have been on this thread.
+        let second = second
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (first, second)
+    });
+    let first = with_diagnostics_printed(first?)?;
+    let second = with_diagnostics_printed(second?)?;
+    Ok((first, second))
 }
 
 /// A run from `inputs`: the report JSON when they are one, else their report with the input
 /// options; and whether reading gave input errors (printed on stderr).
 pub(super) fn load_runs(inputs: &InputArgs, metrics: &MetricArgs) -> Result<(Report, bool)> {
+    with_diagnostics_printed(load_unprinted(inputs, metrics)?)
+}
+
+/// [`load_runs`] before its diagnostics are printed: the report, and whether it was made from
+/// traces (a report read whole is not checked again).
+fn load_unprinted(inputs: &InputArgs, metrics: &MetricArgs) -> Result<(Report, bool)> {
     if let [path] = inputs.inputs.as_slice() {
         if let Some(report) = read_report_json(path)? {
             return Ok((report, false));
         }
     }
-    let report = run_engine(inputs, Some(metrics))?;
-    let has_errors = report_diagnostics(&report.diagnostics)?;
+    Ok((run_engine(inputs, Some(metrics))?, true))
+}
+
+/// Prints the diagnostics of a report made from traces: the report, and whether any was an
+/// error.
+fn with_diagnostics_printed((report, is_from_traces): (Report, bool)) -> Result<(Report, bool)> {
+    let has_errors = is_from_traces && report_diagnostics(&report.diagnostics)?;
     Ok((report, has_errors))
 }
 

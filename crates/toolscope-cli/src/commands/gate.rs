@@ -8,7 +8,7 @@ use toolscope_core::gate::config::parse_config;
 use toolscope_core::gate::evaluate;
 use toolscope_core::gate::markdown::markdown;
 
-use super::diff::load_runs;
+use super::diff::{load_both, load_runs};
 use crate::cli::GateArgs;
 use crate::output::gate::{junit, print_gate};
 use crate::output::json::print_json_value;
@@ -29,13 +29,13 @@ pub fn run(args: &GateArgs) -> Result<Outcome> {
     let text = std::fs::read_to_string(&args.config).with_context(|| format!("reading {name}"))?;
     let config = parse_config(&text).map_err(|error| anyhow::anyhow!("{name}: {error}"))?;
     let inputs = args.traces.with_inputs(args.inputs.clone());
-    let (current, current_errors) = load_runs(&inputs, &args.metrics)?;
-    let baseline = match &args.baseline {
-        Some(path) => Some(load_runs(
-            &args.traces.with_inputs(vec![path.clone()]),
-            &args.metrics,
-        )?),
-        None => None,
+    let ((current, current_errors), baseline) = match &args.baseline {
+        Some(path) => {
+            let baseline = args.traces.with_inputs(vec![path.clone()]);
+            let (current, baseline) = load_both(&inputs, &baseline, &args.metrics)?;
+            (current, Some(baseline))
+        }
+        None => (load_runs(&inputs, &args.metrics)?, None),
     };
     let result = evaluate(
         &config,
