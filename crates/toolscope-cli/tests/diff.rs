@@ -349,7 +349,9 @@ fn two_trace_runs_read_at_once_print_their_diagnostics_base_first_and_exit_2() {
         let output = diff_json(dir.path(), "base.jsonl");
         assert_eq!(output.status.code(), Some(2));
         let stderr = String::from_utf8_lossy(&output.stderr);
-        let base = stderr.find("base.jsonl:41").expect("the base's line 41 is named");
+        let base = stderr
+            .find("base.jsonl:41")
+            .expect("the base's line 41 is named");
         let current = stderr
             .find("current.jsonl:41")
             .expect("the current run's line 41 is named");
