@@ -373,7 +373,41 @@ pub fn python_equal(left: &Value, right: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
+
+    proptest! {
+        /// Arguments that pass without extra parameters pass with them allowed: scoring leaves
+        /// the subset comparison out when the exact one says yes.
+        #[test]
+        fn what_passes_exactly_passes_with_extra_allowed(
+            params in proptest::collection::btree_map(0..4usize, 0..3u8, 0..4),
+            acceptable in proptest::collection::btree_map(
+                0..4usize,
+                proptest::collection::vec(proptest::option::of(0..3u8), 1..3),
+                0..4,
+            ),
+        ) {
+            let name = |key: usize| ["a", "b", "c", "d"][key].to_string();
+            let actual = Value::Object(
+                params.iter().map(|(&key, &value)| (name(key), json!(value))).collect(),
+            );
+            // None is "", the answer that makes a parameter optional.
+            let acceptable: Map<String, Value> = acceptable
+                .iter()
+                .map(|(&key, values)| {
+                    let values = values
+                        .iter()
+                        .map(|value| value.map_or(json!(""), |value| json!(value)))
+                        .collect();
+                    (name(key), Value::Array(values))
+                })
+                .collect();
+            if check_acceptable(&actual, &acceptable, None, false).is_ok() {
+                prop_assert_eq!(check_acceptable(&actual, &acceptable, None, true), Ok(()));
+            }
+        }
+    }
 
     fn schema() -> Value {
         json!({"type": "object", "required": ["city"], "properties": {

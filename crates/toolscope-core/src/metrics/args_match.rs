@@ -101,17 +101,23 @@ pub fn all_matched_by(
 
 /// Whether each expected call in `rows` gets its own call among `columns`.
 fn tool_matched(rows: &[usize], columns: &[&Value], fits: &dyn Fn(usize, &Value) -> bool) -> bool {
-    let fitting: Vec<Vec<bool>> = rows
-        .iter()
-        .map(|&row| columns.iter().map(|args| fits(row, args)).collect())
-        .collect();
+    // First come, first served, comparing only until each expected call finds a free call that
+    // fits: the whole table of comparisons is made only when that fails.
     let mut used = vec![false; columns.len()];
-    let first_come_first_served = fitting.iter().all(|fits_row| {
-        let free = (0..columns.len()).find(|&column| fits_row[column] && !used[column]);
+    let first_come_first_served = rows.iter().all(|&row| {
+        let free = (0..columns.len()).find(|&column| !used[column] && fits(row, columns[column]));
         free.inspect(|&column| used[column] = true).is_some()
     });
     if first_come_first_served {
         return true;
+    }
+    let fitting: Vec<Vec<bool>> = rows
+        .iter()
+        .map(|&row| columns.iter().map(|args| fits(row, args)).collect())
+        .collect();
+    if fitting.iter().any(|fits_row| !fits_row.contains(&true)) {
+        // An expected call that no call fits: no assignment can place it.
+        return false;
     }
     let weights = Matrix::from_rows(
         fitting
@@ -182,7 +188,43 @@ mod tests {
         assign(0, actual, expected, &mut vec![false; actual.len()], fits)
     }
 
+    /// A small object from (key, value) pairs over three keys and three values.
+    fn small_object(pairs: &[(usize, u8)]) -> Value {
+        Value::Object(
+            pairs
+                .iter()
+                .map(|&(key, value)| (["a", "b", "c"][key].to_string(), json!(value)))
+                .collect(),
+        )
+    }
+
     proptest! {
+        /// What matches exactly matches as a subset, argument by argument and for a whole turn:
+        /// scoring leaves the subset comparison out when the exact one says yes.
+        #[test]
+        fn exact_matches_are_subset_matches(
+            calls in proptest::collection::vec(proptest::collection::vec((0..3usize, 0..3u8), 0..3), 0..4),
+            expectations in proptest::collection::vec(proptest::collection::vec((0..3usize, 0..3u8), 0..3), 0..4),
+        ) {
+            let actual_values: Vec<Value> = calls.iter().map(|pairs| small_object(pairs)).collect();
+            let expected_values: Vec<Value> =
+                expectations.iter().map(|pairs| small_object(pairs)).collect();
+            for actual in &actual_values {
+                for expected in &expected_values {
+                    if args_match(actual, expected, ArgsMode::Exact) {
+                        prop_assert!(args_match(actual, expected, ArgsMode::Subset));
+                    }
+                }
+            }
+            let actual: Vec<(&str, Option<&Value>)> =
+                actual_values.iter().map(|value| ("f", Some(value))).collect();
+            let expected: Vec<(&str, &Value)> =
+                expected_values.iter().map(|value| ("f", value)).collect();
+            if all_matched(&actual, &expected, ArgsMode::Exact) == Some(true) {
+                prop_assert_eq!(all_matched(&actual, &expected, ArgsMode::Subset), Some(true));
+            }
+        }
+
         /// Random turns of up to 7 calls of 2 tools whose arguments are small numbers, against up
         /// to 7 expected calls, each fitting a random set of values: the assignment gives the
         /// backtracking matcher's verdict every time.

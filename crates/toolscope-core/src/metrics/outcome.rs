@@ -94,14 +94,19 @@ pub fn score_turn(
         ArgsMode::Exact,
         tools,
     );
-    let args_subset = args_correct(
-        label,
-        turn,
-        &actual_tool,
-        is_correct,
-        ArgsMode::Subset,
-        tools,
-    );
+    // Whatever fits exactly fits as a subset (a matching of the calls for one mode is one for
+    // the other), so the second comparison runs only when the first did not already answer it.
+    let args_subset = match args_exact {
+        Some(true) => Some(true),
+        _ => args_correct(
+            label,
+            turn,
+            &actual_tool,
+            is_correct,
+            ArgsMode::Subset,
+            tools,
+        ),
+    };
     let args_mismatch = match args_exact {
         Some(false) if is_correct => mismatch(label, turn, &actual_tool, tools),
         None if label.gives_args() => Some(too_large_to_match(turn.calls.len())),
