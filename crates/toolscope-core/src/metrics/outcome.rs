@@ -94,8 +94,8 @@ pub fn score_turn(
         ArgsMode::Exact,
         tools,
     );
-    // Whatever fits exactly fits as a subset (a matching of the calls for one mode is one for
-    // the other), so the second comparison runs only when the first did not already answer it.
+    // Whatever fits exactly fits as a subset (a matching of the calls in exact mode is one in
+    // subset mode), so the second comparison runs only when the first did not already answer it.
     let args_subset = match args_exact {
         Some(true) => Some(true),
         _ => args_correct(
