@@ -101,19 +101,23 @@ pub fn all_matched_by(
 
 /// Whether each expected call in `rows` gets its own call among `columns`.
 fn tool_matched(rows: &[usize], columns: &[&Value], fits: &dyn Fn(usize, &Value) -> bool) -> bool {
-    // First come, first served, comparing only until each expected call finds a free call that
-    // fits: the whole table of comparisons is made only when that fails.
+    // Each comparison is made once, when first needed: first come, first served usually places
+    // every expected call after a few of them, and the whole table is filled only when it fails.
+    let mut compared: Vec<Option<bool>> = vec![None; rows.len() * columns.len()];
+    let mut fit = |row: usize, column: usize| {
+        *compared[row * columns.len() + column]
+            .get_or_insert_with(|| fits(rows[row], columns[column]))
+    };
     let mut used = vec![false; columns.len()];
-    let first_come_first_served = rows.iter().all(|&row| {
-        let free = (0..columns.len()).find(|&column| !used[column] && fits(row, columns[column]));
+    let first_come_first_served = (0..rows.len()).all(|row| {
+        let free = (0..columns.len()).find(|&column| !used[column] && fit(row, column));
         free.inspect(|&column| used[column] = true).is_some()
     });
     if first_come_first_served {
         return true;
     }
-    let fitting: Vec<Vec<bool>> = rows
-        .iter()
-        .map(|&row| columns.iter().map(|args| fits(row, args)).collect())
+    let fitting: Vec<Vec<bool>> = (0..rows.len())
+        .map(|row| (0..columns.len()).map(|column| fit(row, column)).collect())
         .collect();
     if fitting.iter().any(|fits_row| !fits_row.contains(&true)) {
         // An expected call that no call fits: no assignment can place it.
