@@ -10,6 +10,7 @@
 
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontTransform, IntoFont, RGBColor, TextStyle};
+use toolscope_core::shown::is_unsafe_to_show;
 
 /// Axis labels longer than this many characters are cut and end with an ellipsis.
 pub const MAX_LABEL_CHARS: usize = 28;
@@ -17,7 +18,7 @@ pub const MAX_LABEL_CHARS: usize = 28;
 /// Font family for every text in the charts; the browser and SVG viewers pick the face.
 pub(crate) const FONT_FAMILY: &str = "sans-serif";
 
-/// A tool name as an axis label: control characters and bidirectional overrides replaced, cut
+/// A tool name as an axis label: characters unsafe to show (the core's one rule) replaced, cut
 /// to [`MAX_LABEL_CHARS`] with an ellipsis, and an empty name shown as `""`.
 pub fn axis_label(name: &str) -> String {
     if name.is_empty() {
@@ -38,12 +39,6 @@ pub fn axis_label(name: &str) -> String {
         label.push('…');
     }
     label
-}
-
-/// Control characters (XML forbids most; a canvas draws boxes) and bidirectional overrides
-/// (which would let a name from an input file reorder the text drawn after it).
-fn is_unsafe_to_show(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Estimated width in pixels of `text` at `font_px`, on the generous side so that labels fit in

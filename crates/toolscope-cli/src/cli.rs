@@ -183,6 +183,11 @@ pub struct ReportArgs {
     /// The HTML report's title (default: "toolscope report").
     #[arg(long, value_name = "TEXT", requires = "html")]
     pub title: Option<String>,
+    /// With --html: name the inputs in the HTML report (and so in this run's output) by their
+    /// paths as given (default: by their base names, so no local path such as /home/you/... is
+    /// in a file you pass on).
+    #[arg(long, requires = "html")]
+    pub publish_paths: bool,
 }
 
 #[derive(Debug, Args)]
@@ -326,6 +331,10 @@ pub struct ShareArgs {
     /// it the link says WHERE-YOU-HOST-IT, to replace.
     #[arg(long, value_name = "URL", requires = "encrypt")]
     pub url: Option<String>,
+    /// Name the inputs in what is shared by their paths as given (default: by their base
+    /// names, so no local path such as /home/you/... is published).
+    #[arg(long)]
+    pub publish_paths: bool,
 }
 
 #[derive(Debug, Args)]
@@ -353,6 +362,10 @@ pub struct BundleArgs {
     /// Write into a folder that is not empty, replacing only the files the bundle writes.
     #[arg(long)]
     pub force: bool,
+    /// Name the inputs in what is shared by their paths as given (default: by their base
+    /// names, so no local path such as /home/you/... is published).
+    #[arg(long)]
+    pub publish_paths: bool,
 }
 
 #[derive(Debug, Args)]

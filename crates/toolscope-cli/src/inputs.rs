@@ -96,7 +96,62 @@ impl LoadedFile {
     }
 }
 
+/// The names files are published under in what leaves the machine (a bundle, a link, a sealed
+/// file, an HTML report): each file's base name, not the path it was given by, which would tell
+/// every reader where the author keeps their work (`/home/alice/work/run.jsonl` becomes
+/// `run.jsonl`). Two files of the same base name become `x.jsonl` and `x-2.jsonl`; standard
+/// input keeps its name.
+pub fn published_names(names: &[String]) -> Vec<String> {
+    let mut taken = std::collections::BTreeSet::new();
+    names
+        .iter()
+        .map(|name| {
+            let base = Path::new(name)
+                .file_name()
+                .map(|base| base.to_string_lossy().into_owned())
+                .filter(|base| !base.is_empty())
+                .unwrap_or_else(|| name.clone());
+            let (stem, extension) = match base.split_once('.') {
+                Some((stem, extension)) if !stem.is_empty() => {
+                    (stem.to_string(), format!(".{extension}"))
+                }
+                _ => (base.clone(), String::new()),
+            };
+            let mut published = base;
+            let mut count = 1;
+            while !taken.insert(published.clone()) {
+                count += 1;
+                published = format!("{stem}-{count}{extension}");
+            }
+            published
+        })
+        .collect()
+}
+
+/// Each input file's name as the report gives it, with its published name ([`published_names`]),
+/// for [`Report::rename_files`].
+pub fn published_renames(report: &Report) -> Vec<(String, String)> {
+    let names: Vec<String> = report
+        .inputs
+        .iter()
+        .map(|input| input.file.clone())
+        .collect();
+    let published = published_names(&names);
+    names.into_iter().zip(published).collect()
+}
+
 impl Inputs {
+    /// Names the files as they are published ([`published_names`]), unless `keeps_paths`.
+    pub fn publish(&mut self, keeps_paths: bool) {
+        if keeps_paths {
+            return;
+        }
+        let names: Vec<String> = self.files.iter().map(|file| file.name.clone()).collect();
+        for (file, name) in self.files.iter_mut().zip(published_names(&names)) {
+            file.name = name;
+        }
+    }
+
     /// An error naming the first file left unread because of its size: what cannot be read
     /// cannot be shared.
     pub fn ensure_all_read(&self) -> Result<()> {
@@ -279,4 +334,34 @@ fn read_bounded(reader: impl Read, expected: usize) -> std::io::Result<Vec<u8>> 
     let mut bytes = Vec::with_capacity(expected.saturating_add(1));
     reader.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::published_names;
+
+    #[test]
+    fn published_names_are_base_names_made_unique_never_paths() {
+        let names: Vec<String> = [
+            "/home/alice/work/run.jsonl",
+            "../b/run.jsonl",
+            "C.json",
+            "labels",
+            "x/labels",
+            "<stdin>",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            published_names(&names),
+            [
+                "run.jsonl",
+                "run-2.jsonl",
+                "C.json",
+                "labels",
+                "labels-2",
+                "<stdin>"
+            ]
+        );
+    }
 }

@@ -105,7 +105,9 @@ fn a_bundle_holds_the_page_the_inputs_and_a_manifest_that_opens_them() {
     for (file, (given, path, role)) in manifest.files.iter().zip(expected) {
         let bytes = std::fs::read(given).unwrap();
         assert_eq!(file.path, path);
-        assert_eq!(file.name.as_deref(), Some(given.as_str()));
+        // Published by its base name: the author's folders stay on their machine.
+        assert_eq!(file.name.as_deref(), Some(path));
+        assert!(!String::from_utf8_lossy(&manifest_bytes).contains(env!("CARGO_MANIFEST_DIR")));
         assert_eq!(file.role, Some(role));
         assert_eq!(file.sha256, Some(digest::sha256_hex(&bytes)));
         assert_eq!(file.size, Some(bytes.len() as u64));
@@ -158,10 +160,8 @@ fn inputs_with_the_same_base_name_are_both_kept() {
         .iter()
         .map(|file| (file.path.as_str(), file.shown_name()))
         .collect();
-    assert_eq!(
-        listed,
-        [("x.jsonl", "a/x.jsonl"), ("x-2.jsonl", "b/x.jsonl")]
-    );
+    // Published by base name, made unique as the data files are.
+    assert_eq!(listed, [("x.jsonl", "x.jsonl"), ("x-2.jsonl", "x-2.jsonl")]);
     assert_eq!(
         std::fs::read(out.join("data/x-2.jsonl")).unwrap(),
         std::fs::read(dir.path().join("b/x.jsonl")).unwrap()
@@ -290,4 +290,66 @@ fn a_bundle_inside_the_pages_folder_is_refused() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("inside the page's folder"));
     assert!(!page.join("runs").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn bundle_force_never_writes_through_links_planted_in_the_folder() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let page = fake_page(dir.path());
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let bundle = |out: &Path| {
+        toolscope()
+            .args(["bundle", "--force", "--out"])
+            .arg(out)
+            .arg("--page-dir")
+            .arg(&page)
+            .arg(fixture("seed/calls.json"))
+            .output()
+            .unwrap()
+    };
+
+    // A `data` link to another folder: refused, naming it, and nothing written there.
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    symlink(&elsewhere, out.join("data")).unwrap();
+    let output = bundle(&out);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("symbolic link"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+
+    // File links where the page's files, index.html and a data file go: replaced, not followed.
+    let out = dir.path().join("out2");
+    std::fs::create_dir_all(out.join("data")).unwrap();
+    for planted in ["index.html", "x.js", "robots.txt", "data/calls.json"] {
+        symlink(&victim, out.join(planted)).unwrap();
+    }
+    symlink(&elsewhere, out.join("snippets")).unwrap();
+    let output = bundle(&out);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("snippets"), "{}", stderr(&output));
+    std::fs::remove_file(out.join("snippets")).unwrap();
+    let output = bundle(&out);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+    for planted in ["index.html", "x.js", "robots.txt", "data/calls.json"] {
+        let metadata = std::fs::symlink_metadata(out.join(planted)).unwrap();
+        assert!(
+            !metadata.file_type().is_symlink(),
+            "{planted} is still a link"
+        );
+    }
+    assert_eq!(
+        std::fs::read(out.join("data/calls.json")).unwrap(),
+        std::fs::read(fixture("seed/calls.json")).unwrap()
+    );
 }

@@ -364,8 +364,9 @@ fn hostile_names_and_file_names_are_text_to_pythons_html_parser() {
         "refund\"><img src=x onerror=alert(1)>",
         "alpha</style><!--]]>",
         "cancel</style><!--]]>",
-        &traces,
-        &tools,
+        // Published by their base names.
+        "traces\"><img src=x onerror=alert(1)>.jsonl",
+        "tools]]><!-- '.json",
     ] {
         assert!(text.contains(name), "{name} is not shown as text");
     }
@@ -416,4 +417,48 @@ fn repeated_trials_get_a_section_with_the_reports_pass_hat_k() {
         );
     }
     assert_eq!(rows.len(), 2);
+}
+
+#[test]
+fn an_html_report_names_its_inputs_by_base_name_not_the_authors_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("alice-private-work");
+    std::fs::create_dir_all(&folder).unwrap();
+    // A session and a line that is not JSON: the file is named by the inputs, the sessions'
+    // origins and a diagnostic.
+    let traces = folder.join("run.jsonl");
+    std::fs::write(
+        &traces,
+        "{\"session_id\": \"s1\", \"events\": [{\"type\": \"tool_use\", \"call_id\": \"c1\", \"name\": \"x\", \"args\": {}}]}\nnot json\n",
+    )
+    .unwrap();
+    let html = dir.path().join("report.html");
+    let given = [traces.display().to_string()];
+    let output = report(&["--json", "--html", html.to_str().unwrap()], &given);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "the bad line is an input error"
+    );
+    let shown = read_html(&html);
+    assert!(
+        !shown.contains("alice-private-work"),
+        "the path is in the HTML"
+    );
+    assert!(shown.contains("run.jsonl"));
+    // What the command prints keeps the name as given.
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(printed.contains(&given[0]), "{printed}");
+    assert_eq!(
+        output.stdout,
+        report(&["--json"], &given).stdout,
+        "--html changes nothing printed"
+    );
+
+    let kept = report(
+        &["--html", html.to_str().unwrap(), "--publish-paths"],
+        &given,
+    );
+    assert_eq!(kept.status.code(), Some(2));
+    assert!(read_html(&html).contains("alice-private-work"));
 }

@@ -670,6 +670,58 @@ fn the_key_goes_only_into_the_auth_header() {
 }
 
 #[test]
+fn a_key_of_any_shape_echoed_by_the_server_reaches_no_file_or_terminal() {
+    // No `sk-` prefix, and characters that URL-escaping and base64 change: only the key's value
+    // finds it. The fake echoes it in a 401's message and, as a hostile server could, in every
+    // verdict's reason and a quote (raw, URL-escaped and as Basic credentials).
+    const ODD_KEY: &str = "gsk_live/9Zq+Tq=DO-NOT-LEAK-5678";
+    let basic = {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD.encode(format!("judge:{ODD_KEY}"))
+    };
+    // The middle of the Basic credentials: the part the key alone determines.
+    let basic_middle = &basic[12..basic.len() - 8];
+    for provider in ["openai", "anthropic", "gemini"] {
+        let fake = FakeProvider::start();
+        let dir = tempfile::tempdir().unwrap();
+        let sessions = sessions_file(
+            dir.path(),
+            &[("refused", "FAULT:bad_key"), ("echoed", "FAULT:echo_key")],
+        );
+        let out = dir.path().join("verdicts.jsonl");
+        let output = judge(
+            &fake,
+            dir.path(),
+            provider,
+            Some(ODD_KEY),
+            &["--out", out.to_str().unwrap(), &sessions],
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let verdicts = std::fs::read_to_string(&out).unwrap();
+        assert!(verdicts.contains("[key redacted]"), "{verdicts}");
+        let cache =
+            std::fs::read_to_string(dir.path().join(".toolscope-judge-cache.jsonl")).unwrap();
+        assert!(cache.contains("you sent [key redacted]"), "{cache}");
+        for (what, text) in [
+            (
+                "stdout",
+                String::from_utf8_lossy(&output.stdout).into_owned(),
+            ),
+            ("stderr", stderr(&output)),
+            ("verdicts", verdicts),
+            ("cache", cache),
+        ] {
+            for part in ["DO-NOT-LEAK", "9Zq", "live%2F9Zq", basic_middle] {
+                assert!(
+                    !text.contains(part),
+                    "{provider}: {part} is in {what}: {text}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn a_missing_key_is_an_error_naming_the_variable() {
     let fake = FakeProvider::start();
     let dir = tempfile::tempdir().unwrap();

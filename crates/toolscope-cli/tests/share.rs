@@ -58,11 +58,16 @@ fn seed_set() -> SeedSet {
     ]
     .map(str::to_string)
     .to_vec();
-    // In the order the engine is given them: catalogs, rules, traces, labels.
-    let file = |name: &str, role| SharedFile {
-        name: name.to_string(),
+    // In the order the engine is given them: catalogs, rules, traces, labels; each published by
+    // its base name, not the path it was given by.
+    let file = |path: &str, role| SharedFile {
+        name: Path::new(path)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned(),
         role: Some(role),
-        bytes: std::fs::read(name).unwrap(),
+        bytes: std::fs::read(path).unwrap(),
     };
     let expected = Shared {
         files: vec![
@@ -131,9 +136,20 @@ fn the_page_recomputes_report_json_byte_for_byte_from_a_data_link() {
         .write_json(&mut from_link)
         .unwrap();
 
+    // The link names the files by their base names: the same report is the one made from
+    // beside them.
+    let beside: Vec<String> = set
+        .args
+        .iter()
+        .map(|arg| match arg.strip_prefix(&fixture("seed/")) {
+            Some(base) => base.to_string(),
+            None => arg.clone(),
+        })
+        .collect();
     let report = toolscope()
+        .current_dir(fixture("seed"))
         .args(["report", "--json"])
-        .args(&set.args)
+        .args(&beside)
         .output()
         .unwrap();
     assert_eq!(
@@ -148,6 +164,20 @@ fn the_page_recomputes_report_json_byte_for_byte_from_a_data_link() {
 }
 
 #[test]
+fn a_link_and_a_sealed_file_carry_base_names_not_the_authors_paths() {
+    let given = fixture("seed/calls.json");
+    let output = toolscope().arg("share").arg(&given).output().unwrap();
+    let shared = decoded(&printed_source(&output).1);
+    assert_eq!(shared.files[0].name, "calls.json");
+    let kept = toolscope()
+        .args(["share", "--publish-paths"])
+        .arg(&given)
+        .output()
+        .unwrap();
+    assert_eq!(decoded(&printed_source(&kept).1).files[0].name, given);
+}
+
+#[test]
 fn page_prefixes_the_link_with_the_pages_address() {
     let output = toolscope()
         .args(["share", "--page", "https://x.example/tool/"])
@@ -159,7 +189,7 @@ fn page_prefixes_the_link_with_the_pages_address() {
         link.starts_with("https://x.example/tool/#data=1."),
         "{link}"
     );
-    assert_eq!(decoded(&source).files[0].name, fixture("seed/calls.json"));
+    assert_eq!(decoded(&source).files[0].name, "calls.json");
     assert!(!stderr(&output).contains("append it"));
 }
 

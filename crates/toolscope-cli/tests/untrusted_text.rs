@@ -53,6 +53,7 @@ fn inputs(decoration: &str) -> Inputs {
             {"type": "tool_result", "call_id": "c2", "status": "error",
              "content": name("Error: ")},
             {"type": "assistant", "content": name("sorry")},
+            {"type": "user", "content": "and the other order?"},
             // Arguments that are not JSON, quoted in the message.
             {"type": "tool_use", "call_id": "c3", "name": name("lookup_order"),
              "args": name("{oops")},

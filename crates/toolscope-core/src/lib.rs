@@ -59,7 +59,9 @@ pub mod metrics;
 pub mod model;
 pub mod report;
 mod role;
+pub mod secret;
 pub mod share;
+pub mod shown;
 pub mod sort;
 #[cfg(test)]
 mod test_support;

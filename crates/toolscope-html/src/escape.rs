@@ -15,7 +15,7 @@
 //!
 //! Tab and newline stay as written: inside an element or an attribute value they are white space.
 
-use std::fmt::Write as _;
+use toolscope_core::shown::{is_unsafe_to_show, push_visible_escape};
 
 /// Appends `text` to `out` with the five HTML characters as character references and every
 /// character of [`is_made_visible`] as a visible escape.
@@ -33,7 +33,7 @@ pub(crate) fn push_escaped(out: &mut String, text: &str) {
         };
         out.push_str(&text[clean_from..offset]);
         if replacement.is_empty() {
-            push_visible(out, character);
+            push_visible_escape(out, character);
         } else {
             out.push_str(replacement);
         }
@@ -44,33 +44,9 @@ pub(crate) fn push_escaped(out: &mut String, text: &str) {
 
 /// Whether [`push_escaped`] shows this character as a visible escape instead of itself.
 pub(crate) fn is_made_visible(character: char) -> bool {
-    // `is_control` is the general category Cc: C0, DEL and C1.
-    (character.is_control() && !matches!(character, '\t' | '\n'))
-        || matches!(
-            character,
-            '\u{2028}'
-                | '\u{2029}'
-                | '\u{202a}'..='\u{202e}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{200e}'
-                | '\u{200f}'
-                | '\u{061c}'
-                | '\u{fdd0}'..='\u{fdef}'
-        )
+    (is_unsafe_to_show(character) && !matches!(character, '\t' | '\n'))
+        || matches!(character, '\u{fdd0}'..='\u{fdef}')
         || (character as u32 & 0xfffe) == 0xfffe
-}
-
-/// The CLI's notation: `\r`, `\x1b` for the rest of ASCII, `\u{9b}` beyond it (`\x9b` would read
-/// as a byte, which is not how the character is encoded).
-fn push_visible(out: &mut String, character: char) {
-    if character == '\r' {
-        out.push_str("\\r");
-    } else if character.is_ascii() {
-        // Writing to a String cannot fail.
-        let _ = write!(out, "\\x{:02x}", character as u32);
-    } else {
-        let _ = write!(out, "\\u{{{:x}}}", character as u32);
-    }
 }
 
 #[cfg(test)]

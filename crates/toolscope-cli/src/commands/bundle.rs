@@ -21,6 +21,7 @@ use toolscope_core::share::{digest, MAX_HOSTED_BYTES};
 
 use crate::cli::BundleArgs;
 use crate::inputs::{read_inputs, LoadedFile};
+use crate::output::files::{real_folder, write_replacing};
 use crate::output::terminal;
 use crate::Outcome;
 use toolscope_core::diagnostic::grouped;
@@ -54,8 +55,9 @@ pub fn run(args: &BundleArgs) -> Result<Outcome> {
     let index_html = with_meta_tags(&page_index)
         .with_context(|| format!("{}", page_dir.join("index.html").display()))?;
 
-    let inputs = read_inputs(&args.inputs, Some(&args.metrics))?;
+    let mut inputs = read_inputs(&args.inputs, Some(&args.metrics))?;
     inputs.ensure_all_read()?;
+    inputs.publish(args.publish_paths);
     for file in &inputs.files {
         if file.bytes.len() as u64 > MAX_HOSTED_BYTES {
             bail!(
@@ -86,18 +88,18 @@ pub fn run(args: &BundleArgs) -> Result<Outcome> {
         }
     )];
     let index_path = out.join("index.html");
-    write(&index_path, index_html.as_bytes())?;
+    write_replacing(&index_path, index_html.as_bytes())?;
     written.push(format!(
         "{}: the page's, pointed at the manifest",
         index_path.display()
     ));
 
     let data_dir = out.join(DATA_DIR);
-    fs::create_dir_all(&data_dir).with_context(|| format!("creating {}", data_dir.display()))?;
+    real_folder(&data_dir)?;
     let mut manifest_files = Vec::new();
     for (file, data_name) in inputs.files.iter().zip(data_file_names(&inputs.files)) {
         let path = data_dir.join(&data_name);
-        write(&path, &file.bytes)?;
+        write_replacing(&path, &file.bytes)?;
         written.push(format!(
             "{}: {} ({}, {} bytes)",
             path.display(),
@@ -120,10 +122,10 @@ pub fn run(args: &BundleArgs) -> Result<Outcome> {
         options: Some(inputs.options),
     };
     let manifest_path = data_dir.join(manifest::FILE_NAME);
-    write(&manifest_path, manifest::to_json(&manifest).as_bytes())?;
+    write_replacing(&manifest_path, manifest::to_json(&manifest).as_bytes())?;
     written.push(format!("{}", manifest_path.display()));
     let robots_path = out.join("robots.txt");
-    write(&robots_path, ROBOTS_TXT.as_bytes())?;
+    write_replacing(&robots_path, ROBOTS_TXT.as_bytes())?;
     written.push(format!("{}", robots_path.display()));
 
     let mut err = terminal::stderr();
@@ -206,7 +208,7 @@ fn prepare_out_dir(out: &Path, page_dir: &Path, force: bool) -> Result<()> {
             );
         }
     } else {
-        fs::create_dir_all(out).with_context(|| format!("creating {shown}"))?;
+        real_folder(out)?;
     }
     Ok(())
 }
@@ -249,17 +251,19 @@ fn copy_page(page_dir: &Path, out: &Path) -> Result<PageCopy> {
     Ok(copy)
 }
 
+/// Copies a file or a folder of the page; what stands at `to` already is replaced, a link there
+/// is never followed (a folder that is a link is refused).
 fn copy_entry(from: &Path, to: &Path) -> Result<usize> {
     if from.is_dir() {
-        fs::create_dir_all(to).with_context(|| format!("creating {}", to.display()))?;
+        real_folder(to)?;
         let mut copied = 0;
         for entry in read_dir_sorted(from)? {
             copied += copy_entry(&entry, &to.join(entry.file_name().unwrap_or_default()))?;
         }
         Ok(copied)
     } else {
-        fs::copy(from, to)
-            .with_context(|| format!("copying {} to {}", from.display(), to.display()))?;
+        let bytes = fs::read(from).with_context(|| format!("reading {}", from.display()))?;
+        write_replacing(to, &bytes)?;
         Ok(1)
     }
 }
@@ -272,10 +276,6 @@ fn read_dir_sorted(dir: &Path) -> Result<Vec<PathBuf>> {
         .with_context(|| format!("reading {}", dir.display()))?;
     paths.sort();
     Ok(paths)
-}
-
-fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
 }
 
 /// The name each input gets in `data/`: its base name, kept to characters every host serves as

@@ -2,6 +2,7 @@
 //! (`toolscope_core::gate`).
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use toolscope_core::gate::config::parse_config;
@@ -10,6 +11,7 @@ use toolscope_core::gate::markdown::markdown;
 
 use super::diff::{load_both, load_runs};
 use crate::cli::GateArgs;
+use crate::output::files::{open_appending, write_replacing};
 use crate::output::gate::{junit, print_gate};
 use crate::output::json::print_json_value;
 use crate::Outcome;
@@ -44,21 +46,17 @@ pub fn run(args: &GateArgs) -> Result<Outcome> {
     );
     let text = markdown(&result, args.report_url.as_deref(), &current.findings);
     if let Some(path) = &args.markdown {
-        std::fs::write(path, &text).with_context(|| format!("writing {}", path.display()))?;
+        write_replacing(path, text.as_bytes())?;
     }
     if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|path| !path.is_empty()) {
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&summary)
-            .context("appending to $GITHUB_STEP_SUMMARY")?;
+        let mut file =
+            open_appending(Path::new(&summary)).context("appending to $GITHUB_STEP_SUMMARY")?;
         file.write_all(text.as_bytes())
             .and_then(|()| file.write_all(b"\n"))
             .context("appending to $GITHUB_STEP_SUMMARY")?;
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, junit(&result))
-            .with_context(|| format!("writing {}", path.display()))?;
+        write_replacing(path, junit(&result).as_bytes())?;
     }
     if args.json {
         print_json_value(&result)?;

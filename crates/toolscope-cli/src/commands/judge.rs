@@ -13,7 +13,6 @@
 //! rate limit or a timeout): the run judged nothing and the cause is worth a look.
 
 use std::collections::BTreeMap;
-use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -41,6 +40,7 @@ use super::report_diagnostics;
 use crate::cli::{ArgsMatch, JudgeArgs, JudgeProvider, MetricArgs};
 use crate::http::HttpClient;
 use crate::inputs::{open_inputs, read_error};
+use crate::output::files::{open_appending, write_replacing};
 use crate::output::terminal;
 use crate::output::text::print_diagnostics;
 use crate::Outcome;
@@ -163,10 +163,7 @@ pub fn run(args: &JudgeArgs) -> Result<Outcome> {
     let mut cache_file = if args.no_cache || estimate.requests == 0 {
         None
     } else {
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&args.cache)
+        let mut file = open_appending(&args.cache)
             .with_context(|| format!("opening the cache file {}", args.cache.display()))?;
         if !cache_ends_in_newline {
             file.write_all(b"\n")
@@ -234,8 +231,7 @@ pub fn run(args: &JudgeArgs) -> Result<Outcome> {
         .iter()
         .flat_map(|result| result.verdicts().iter().cloned())
         .collect();
-    std::fs::write(out_path, write_verdicts(&verdicts))
-        .with_context(|| format!("writing {}", out_path.display()))?;
+    write_replacing(out_path, write_verdicts(&verdicts).as_bytes())?;
 
     let ledger = runner
         .ledger

@@ -7,7 +7,7 @@ use toolscope_core::{Diagnostic, Report};
 
 use super::{outcome, report_diagnostics};
 use crate::cli::ReportArgs;
-use crate::inputs::run_engine_keeping;
+use crate::inputs::{published_renames, run_engine_keeping};
 use crate::output::html::write_html;
 use crate::output::{json::print_json_with, text::print_summary};
 use crate::Outcome;
@@ -36,9 +36,22 @@ pub fn run(args: &ReportArgs) -> Result<Outcome> {
 pub fn analyze(args: &ReportArgs) -> Result<Report> {
     // Only the summary report is printed: the sessions' rows need not be kept.
     let keeps_rows = !(args.json && args.summary) || args.html.is_some();
-    let report = run_engine_keeping(&args.inputs, Some(&args.metrics), keeps_rows)?;
+    let mut report = run_engine_keeping(&args.inputs, Some(&args.metrics), keeps_rows)?;
     if let Some(path) = &args.html {
-        write_html(&report, args.title.clone(), path)?;
+        if args.publish_paths {
+            write_html(&report, args.title.clone(), path)?;
+        } else {
+            // An HTML report is a file to pass on: its inputs are named by their base names
+            // there; what this command prints keeps the names as given.
+            let renames = published_renames(&report);
+            let diagnostics = report.diagnostics.clone();
+            report.rename_files(&renames);
+            write_html(&report, args.title.clone(), path)?;
+            let back: Vec<(String, String)> =
+                renames.into_iter().map(|(old, new)| (new, old)).collect();
+            report.rename_files(&back);
+            report.diagnostics = diagnostics;
+        }
     }
     Ok(report)
 }

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use toolscope_core::share::data_link::{self, LinkFit, MAX_LINK_CHARS, SHORT_LINK_CHARS};
 use toolscope_core::share::fragment::{self, HostedSource, SharedSource};
 use toolscope_core::share::sealed::{self, ShareKey};
@@ -18,6 +18,7 @@ use toolscope_core::share::{
 
 use crate::cli::ShareArgs;
 use crate::inputs::{read_inputs, Inputs};
+use crate::output::files::write_replacing;
 use crate::output::terminal;
 use crate::Outcome;
 use toolscope_core::diagnostic::grouped;
@@ -31,8 +32,9 @@ const ALTERNATIVES: &str = "seal the inputs in a file to host with `toolscope sh
 
 pub fn run(args: &ShareArgs) -> Result<Outcome> {
     let page = args.page.as_deref().map(page_address).transpose()?;
-    let inputs = read_inputs(&args.inputs, Some(&args.metrics))?;
+    let mut inputs = read_inputs(&args.inputs, Some(&args.metrics))?;
     inputs.ensure_all_read()?;
+    inputs.publish(args.publish_paths);
     let shared = to_shared(inputs);
     match &args.out {
         Some(out) if args.encrypt => seal_to_file(&shared, out, args.url.as_deref(), page),
@@ -155,7 +157,7 @@ fn seal_to_file(
             MAX_HOSTED_BYTES >> 20
         );
     }
-    std::fs::write(out, &sealed).with_context(|| format!("writing {}", out.display()))?;
+    write_replacing(out, &sealed)?;
     let source = SharedSource::Hosted {
         sources: vec![HostedSource {
             url: url.unwrap_or(URL_PLACEHOLDER).to_string(),

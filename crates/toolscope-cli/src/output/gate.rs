@@ -2,6 +2,8 @@
 
 use anyhow::Result;
 use quick_xml::escape::escape;
+
+use super::escape::terminal_safe;
 use toolscope_core::gate::{GateResult, Status};
 
 use super::terminal::stdout;
@@ -42,17 +44,16 @@ pub fn print_gate(result: &GateResult) -> Result<()> {
 
 /// JUnit XML: one `<testsuite name="toolscope gate">`, one `<testcase>` per check (named by its
 /// rule, metric and agent), a `<failure>` with the message for a failed one, `<skipped>` for a
-/// skipped one. Text is XML-escaped, and characters XML 1.0 cannot hold are left out.
+/// skipped one. Text is XML-escaped; every character unsafe to show (controls, line breaks,
+/// bidirectional overrides and marks: the core's one rule) is written as the CLI writes it
+/// (`\x1b`, `\u{202e}`), and the two noncharacters XML 1.0 cannot hold are left out.
 pub fn junit(result: &GateResult) -> String {
     let clean = |text: &str| -> String {
         let kept: String = text
             .chars()
-            .filter(|&c| {
-                matches!(c, '\t' | '\n' | '\r')
-                    || !(c.is_control() || c == '\u{FFFE}' || c == '\u{FFFF}')
-            })
+            .filter(|&c| !matches!(c, '\u{FFFE}' | '\u{FFFF}'))
             .collect();
-        escape(&kept).into_owned()
+        escape(terminal_safe(&kept)).into_owned()
     };
     let skipped = result
         .checks
@@ -88,4 +89,36 @@ pub fn junit(result: &GateResult) -> String {
     }
     out.push_str("</testsuite></testsuites>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use toolscope_core::gate::{Check, GateResult, Status};
+    use toolscope_core::shown::is_unsafe_to_show;
+
+    use super::junit;
+
+    #[test]
+    fn junit_shows_bidi_overrides_and_controls_in_names_escaped_not_raw() {
+        let result = GateResult {
+            passed: false,
+            checks: vec![Check {
+                rule: "per_tool.*.recall >= 0.8".into(),
+                metric: "per_tool.lookup\u{202e}redro.recall".into(),
+                agent: Some("agent\u{2067}\u{200e}\u{1b}[31m".into()),
+                value: None,
+                baseline: None,
+                status: Status::Fail,
+                message: "0.5 < 0.8 \u{202d}x\u{fffe}".into(),
+            }],
+        };
+        let xml = junit(&result);
+        assert!(
+            !xml.chars().any(|c| c != '\n' && is_unsafe_to_show(c)),
+            "{xml:?}"
+        );
+        assert!(xml.contains("lookup\\u{202e}redro"), "{xml}");
+        assert!(xml.contains("agent\\u{2067}\\u{200e}\\x1b[31m"), "{xml}");
+        assert!(xml.contains("0.5 &lt; 0.8 \\u{202d}x<"), "{xml}");
+    }
 }

@@ -1,57 +1,50 @@
 //! `report --html FILE`: the report as one self-contained HTML file, rendered by toolscope-html
 //! (the same renderer as the page's download, so the same bytes for the same report).
 
-use std::fs::File;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use toolscope_core::Report;
 use toolscope_html::{render, HtmlOptions};
 
-/// Writes the report's HTML to `path`, whole or not at all: into a file beside it first, then
-/// renamed over it, so that a failed write never leaves half a report (or clobbers an older one)
-/// at `path`.
+use super::files::write_replacing;
+
+/// Writes the report's HTML to `path`, whole or not at all, never through a link
+/// ([`write_replacing`]): a failed write never leaves half a report (or clobbers an older one).
 pub fn write_html(report: &Report, title: Option<String>, path: &Path) -> Result<()> {
     let html = render(report, &HtmlOptions { title });
-    let shown = path.display();
-    let partial = partial_path(path);
-    let written =
-        write_synced(&partial, html.as_bytes()).and_then(|()| std::fs::rename(&partial, path));
-    if let Err(error) = written {
-        // The partial file may not even exist; the error that matters is the one above.
-        let _ = std::fs::remove_file(&partial);
-        return Err(error).with_context(|| format!("writing the HTML report to {shown}"));
-    }
-    Ok(())
+    write_replacing(path, html.as_bytes())
+        .with_context(|| format!("writing the HTML report to {}", path.display()))
 }
 
-/// A name beside `path`, unique to this process, for the file being written.
-fn partial_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}.partial", std::process::id()));
-    let mut partial = path.to_path_buf();
-    partial.set_file_name(name);
-    partial
-}
-
-fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = File::create(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
-}
-
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
-    use std::path::Path;
+    use std::os::unix::fs::symlink;
 
-    use super::partial_path;
+    use super::*;
 
     #[test]
-    fn the_partial_file_is_beside_the_target_so_the_rename_stays_on_one_file_system() {
-        let partial = partial_path(Path::new("out/report.html"));
-        assert_eq!(partial.parent(), Some(Path::new("out")));
-        let name = partial.file_name().unwrap().to_str().unwrap();
-        assert!(name.starts_with("report.html.") && name.ends_with(".partial"));
+    fn a_link_planted_where_the_partial_file_once_went_is_not_followed() {
+        // The partial file used to be `<out>.<pid>.partial`, opened without create-new: a link
+        // planted under that name sent the report wherever it pointed.
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let out = dir.path().join("report.html");
+        let planted = dir
+            .path()
+            .join(format!("report.html.{}.partial", std::process::id()));
+        symlink(&victim, &planted).unwrap();
+        symlink(&victim, &out).unwrap();
+        let report = toolscope_core::analyze(&[], &toolscope_core::Options::default());
+        write_html(&report, None, &out).unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(std::fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("<!doctype html>"));
+        assert!(!std::fs::symlink_metadata(&out)
+            .unwrap()
+            .file_type()
+            .is_symlink());
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod diff;
 pub mod escape;
+pub mod files;
 pub mod gate;
 pub mod html;
 pub mod json;

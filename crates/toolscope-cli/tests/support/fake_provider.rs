@@ -156,7 +156,7 @@ impl Drop for FakeProvider {
 const WARM_CONNECTIONS: usize = 24;
 
 /// The faults the fake injects, asked for by `FAULT:<name>` in the session.
-pub const FAULTS: [&str; 13] = [
+pub const FAULTS: [&str; 14] = [
     "rate_limit_once", // 429 with retry-after: 1, then a verdict
     "server_error",    // 500 every time
     "overloaded",      // 529 every time
@@ -170,6 +170,7 @@ pub const FAULTS: [&str; 13] = [
     "bad_evidence",    // a verdict quoting text that is not in the session
     "redirect",        // 307 to /stolen on the same server (a request there is recorded)
     "hostile_quote",   // a verdict quoting terminal escapes that are not in the session
+    "echo_key",        // a verdict whose reasons and quote repeat the key: raw, URL-escaped, Basic
 ];
 
 fn handle(mut request: tiny_http::Request, state: &Mutex<State>) {
@@ -423,6 +424,29 @@ fn respond(api: Api, recorded: &Recorded, prompt: &str, seen: usize) -> Answer {
         _ => {}
     }
     let mut verdict = verdict_json(prompt, fault == Some("bad_evidence"));
+    if fault == Some("echo_key") {
+        use base64::Engine;
+        let escaped: String = key
+            .bytes()
+            .map(|byte| match byte {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                    (byte as char).to_string()
+                }
+                _ => format!("%{byte:02X}"),
+            })
+            .collect();
+        let basic = base64::engine::general_purpose::STANDARD.encode(format!("judge:{key}"));
+        for criterion in [
+            "call_decision",
+            "right_tool",
+            "args_grounded",
+            "result_used",
+        ] {
+            verdict[criterion]["reason"] =
+                format!("you sent {key}, i.e. key={escaped}, Basic {basic}").into();
+        }
+        verdict["result_used"]["evidence"][0]["quote"] = key.clone().into();
+    }
     if fault == Some("hostile_quote") {
         verdict["call_decision"]["evidence"][0]["quote"] =
             "\u{1b}]0;pwned\u{7}\nstep 99: forged".into();

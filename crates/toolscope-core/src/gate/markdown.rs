@@ -3,6 +3,7 @@
 
 use super::{Check, GateResult, Status};
 use crate::findings::Finding;
+use crate::shown::{is_unsafe_to_show, push_visible_escape};
 
 /// GitHub's limit on a step summary is 1 MiB; stay under it with room for the rest of a job's.
 pub const MAX_MARKDOWN_BYTES: usize = 1_000_000;
@@ -82,24 +83,36 @@ pub fn markdown(result: &GateResult, report_url: Option<&str>, findings: &[Findi
 }
 
 /// Text made inert in Markdown and in GitHub's HTML: every punctuation character Markdown acts
-/// on is backslash-escaped, `<`, `>` and `&` become entities, and line breaks and other control
-/// characters become spaces (a table row is one line).
+/// on is backslash-escaped, `<`, `>` and `&` become entities, and every character unsafe to show
+/// (line breaks, controls, bidirectional overrides and marks: [`crate::shown`]) is written as
+/// its visible escape, as the CLI writes it (`\n`, `\x1b`, `\u{202e}`), so a table row stays
+/// one line and a name cannot make a comment read backwards.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '#' | '|' | '!' | '~' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
+        if is_unsafe_to_show(c) {
+            let mut shown = String::new();
+            push_visible_escape(&mut shown, c);
+            shown.chars().for_each(|e| push_inert(&mut out, e));
+        } else {
+            push_inert(&mut out, c);
         }
     }
     out
+}
+
+/// One character, inert in Markdown.
+fn push_inert(out: &mut String, c: char) {
+    match c {
+        '<' => out.push_str("&lt;"),
+        '>' => out.push_str("&gt;"),
+        '&' => out.push_str("&amp;"),
+        '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '#' | '|' | '!' | '~' | '{' | '}' => {
+            out.push('\\');
+            out.push(c);
+        }
+        c => out.push(c),
+    }
 }
 
 /// A link target: only http(s) URLs, with the characters that would end the link escaped.
@@ -169,6 +182,28 @@ mod tests {
                 .lines()
                 .nth(2),
             Some("[The full report](#)")
+        );
+    }
+
+    #[test]
+    fn bidi_overrides_and_line_breaks_in_names_are_shown_escaped_not_raw() {
+        let result = GateResult {
+            passed: false,
+            checks: vec![check(
+                Status::Fail,
+                "per_tool.lookup\u{202e}redro\u{2066}\u{200f}\n| forged |.recall",
+            )],
+        };
+        let text = markdown(&result, None, &[]);
+        assert!(
+            !text.chars().any(|c| c != '\n' && is_unsafe_to_show(c)),
+            "{text:?}"
+        );
+        assert!(
+            text.contains(
+                "lookup\\\\u\\{202e\\}redro\\\\u\\{2066\\}\\\\u\\{200f\\}\\\\n\\| forged \\|"
+            ),
+            "{text}"
         );
     }
 

@@ -28,6 +28,7 @@ use super::prompt::JudgePrompt;
 use super::provider::{HttpResponse, Provider, ProviderConfig, ANTHROPIC_TOOL_NAME};
 use super::{Criterion, Evidence, Outcome, UnscoredCause, Verdict};
 use crate::model::Session;
+use crate::secret::SecretValue;
 
 /// Characters of a provider's error message kept in a detail.
 pub const MAX_MESSAGE_CHARS: usize = 300;
@@ -89,6 +90,22 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// Takes every written form of `secret` out of the answer's texts: reasons, quotes and the
+    /// detail of an unscored answer.
+    pub fn redact(&mut self, secret: &SecretValue) {
+        match self {
+            Answer::Verdicts { criteria, .. } => {
+                for answer in criteria {
+                    secret.redact_in_place(&mut answer.reason);
+                    for evidence in &mut answer.evidence {
+                        secret.redact_in_place(&mut evidence.quote);
+                    }
+                }
+            }
+            Answer::Unscored { detail, .. } => secret.redact_in_place(detail),
+        }
+    }
+
     /// The tokens this answer cost, where known.
     pub fn usage(&self) -> Option<Usage> {
         match self {
@@ -566,15 +583,12 @@ fn duration_ms(text: &str) -> Option<u64> {
         .then(|| (seconds * 1000.0).ceil().min(u64::MAX as f64) as u64)
 }
 
-/// A provider's message as it goes into a detail: control and direction-changing characters
-/// removed, anything that looks like a key replaced, cut to [`MAX_MESSAGE_CHARS`].
+/// A provider's message as it goes into a detail: characters unsafe to show removed, anything that looks like a key replaced, cut to [`MAX_MESSAGE_CHARS`].
 pub(crate) fn shown_message(message: &str) -> String {
     let clean: String = message
         .chars()
         .map(|c| if c.is_whitespace() { ' ' } else { c })
-        .filter(|c| {
-            !c.is_control() && !matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-        })
+        .filter(|&c| !crate::shown::is_unsafe_to_show(c))
         .collect();
     let redacted: Vec<String> = clean
         .split(' ')

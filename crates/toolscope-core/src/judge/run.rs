@@ -17,6 +17,7 @@ use super::provider::{build_request, HttpRequest, HttpResponse, ProviderConfig};
 use super::retry::{decide, RetryDecision, RetryPolicy};
 use super::sample::{choose_calls, CallRef, Selection};
 use super::{UnscoredCause, Verdict};
+use crate::secret::SecretValue;
 
 /// One call to judge.
 #[derive(Debug, Clone)]
@@ -236,11 +237,15 @@ pub enum Next {
     Finished(Answer),
 }
 
-/// One call's exchange with the model, retried as [`decide`] says.
+/// One call's exchange with the model, retried as [`decide`] says. Every answer it finishes
+/// with is clean of the key: whatever the server echoed (in an error body, a verdict's reason or
+/// quote, a transport error) has each written form of the key's value replaced
+/// ([`SecretValue::redact`]), so no verdict, cache entry or message carries it.
 #[derive(Debug, Clone)]
 pub struct Exchange {
     request: HttpRequest,
     config: ProviderConfig,
+    key: SecretValue,
     policy: RetryPolicy,
     attempt: u32,
 }
@@ -257,6 +262,7 @@ impl Exchange {
         Exchange {
             request: build_request(config, prompt, api_key),
             config: config.clone(),
+            key: SecretValue::new(api_key),
             policy: RetryPolicy {
                 jitter_seed,
                 ..policy
@@ -287,7 +293,7 @@ impl Exchange {
                 if let Answer::Verdicts { criteria, .. } = &mut answer {
                     check_evidence(session, criteria);
                 }
-                Next::Finished(answer)
+                self.finished(answer)
             }
             RetryDecision::GiveUp(cause) => {
                 let (detail, usage) = match read_response(&self.config, response) {
@@ -296,7 +302,7 @@ impl Exchange {
                         (format!("HTTP status {}", response.status), Some(usage))
                     }
                 };
-                Next::Finished(self.given_up(cause, detail, usage))
+                self.finished(self.given_up(cause, detail, usage))
             }
         }
     }
@@ -309,14 +315,18 @@ impl Exchange {
                 Next::Retry { after_ms }
             }
             RetryDecision::GiveUp(cause) => {
-                Next::Finished(self.given_up(cause, failure.detail.clone(), None))
+                self.finished(self.given_up(cause, failure.detail.clone(), None))
             }
-            RetryDecision::Done => Next::Finished(self.given_up(
-                UnscoredCause::HttpError,
-                failure.detail.clone(),
-                None,
-            )),
+            RetryDecision::Done => {
+                self.finished(self.given_up(UnscoredCause::HttpError, failure.detail.clone(), None))
+            }
         }
+    }
+
+    /// The exchange's end: `answer` with the key taken out of every text in it.
+    fn finished(&self, mut answer: Answer) -> Next {
+        answer.redact(&self.key);
+        Next::Finished(answer)
     }
 
     fn given_up(&self, cause: UnscoredCause, detail: String, usage: Option<Usage>) -> Answer {
@@ -515,5 +525,75 @@ mod tests {
         };
         assert_eq!(cause, UnscoredCause::Timeout);
         assert_eq!(detail, "no answer in time (after 3 attempts)");
+    }
+
+    #[test]
+    fn a_key_echoed_by_the_server_is_redacted_from_every_answer() {
+        use base64::Engine;
+        // A key of no known shape: only its value can find it.
+        let key = "live/9Zq+Tq=DO-NOT-LEAK";
+        let basic = base64::engine::general_purpose::STANDARD.encode(format!("user:{key}"));
+        let analysis = analysis();
+        let session = analysis.session("s1").unwrap();
+        let planned = plan_calls(
+            &analysis,
+            &config(),
+            &Selection::All,
+            &VerdictCache::new(),
+            &PromptLimits::default(),
+        );
+        let no_retry = RetryPolicy {
+            max_attempts: 1,
+            ..RetryPolicy::default()
+        };
+        let exchange = || Exchange::new(&config(), &planned[0].prompt, key, no_retry, 0);
+        let refused = format!(
+            r#"{{"error":{{"message":"Incorrect API key provided: {key} (Basic {basic})"}}}}"#
+        );
+        let mut texts = Vec::new();
+        for next in [
+            exchange().on_response(&response(401, &[], refused.into_bytes()), session),
+            exchange().on_response(&response(400, &[], key.as_bytes().to_vec()), session),
+            exchange().on_failure(&Failure {
+                is_timeout: false,
+                detail: format!("connection to https://x/?k={key} failed"),
+            }),
+        ] {
+            let Next::Finished(Answer::Unscored { detail, .. }) = next else {
+                panic!("unscored");
+            };
+            texts.push(detail);
+        }
+        // A hostile server puts the key (and its URL-escaped form) in a reason and a quote.
+        let escaped: String = url::form_urlencoded::byte_serialize(key.as_bytes()).collect();
+        let quoted = format!("shipped {escaped}");
+        let mut body: serde_json::Value = serde_json::from_slice(&answer_body(&quoted)).unwrap();
+        let content = body["choices"][0]["message"]["content"]
+            .as_str()
+            .unwrap()
+            .replace("\"ok\"", &format!("\"the key is {key}\""));
+        body["choices"][0]["message"]["content"] = content.into();
+        let Next::Finished(Answer::Verdicts { criteria, .. }) = exchange().on_response(
+            &response(200, &[], serde_json::to_vec(&body).unwrap()),
+            session,
+        ) else {
+            panic!("verdicts");
+        };
+        for answer in &criteria {
+            texts.push(answer.reason.clone());
+            texts.extend(
+                answer
+                    .evidence
+                    .iter()
+                    .map(|evidence| evidence.quote.clone()),
+            );
+        }
+        assert!(texts
+            .iter()
+            .any(|text| text.contains("the key is [key redacted]")));
+        for text in &texts {
+            assert!(!text.contains("DO-NOT-LEAK"), "the key in {text}");
+            assert!(!text.contains("9Zq"), "part of the key in {text}");
+        }
     }
 }

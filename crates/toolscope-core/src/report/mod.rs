@@ -5,6 +5,7 @@
 mod counted;
 pub mod csv;
 mod detail;
+mod renamed_files;
 pub mod rows;
 mod summary;
 
