@@ -10,7 +10,7 @@
 
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontTransform, IntoFont, RGBColor, TextStyle};
-use toolscope_core::shown::is_unsafe_to_show;
+use toolscope_core::shown::needs_escape;
 
 /// Axis labels longer than this many characters are cut and end with an ellipsis.
 pub const MAX_LABEL_CHARS: usize = 28;
@@ -33,7 +33,7 @@ pub fn axis_label(name: &str) -> String {
     let mut label: String = name
         .chars()
         .take(visible)
-        .map(|c| if is_unsafe_to_show(c) { '\u{FFFD}' } else { c })
+        .map(|c| if needs_escape(c) { '\u{FFFD}' } else { c })
         .collect();
     if visible < char_count {
         label.push('…');

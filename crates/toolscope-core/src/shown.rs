@@ -8,11 +8,11 @@
 //! ("Trojan Source"), in a terminal, a pull request comment or a web page alike.
 //!
 //! ```
-//! use toolscope_core::shown::{escape_unsafe, is_unsafe_to_show};
+//! use toolscope_core::shown::{made_visible, needs_escape};
 //!
-//! assert_eq!(escape_unsafe("lookup\u{202e}redro"), "lookup\\u{202e}redro");
-//! assert_eq!(escape_unsafe("a\nb\u{1b}[31m"), "a\\nb\\x1b[31m");
-//! assert!(is_unsafe_to_show('\u{2069}') && !is_unsafe_to_show('é'));
+//! assert_eq!(made_visible("lookup\u{202e}redro"), "lookup\\u{202e}redro");
+//! assert_eq!(made_visible("a\nb\u{1b}[31m"), "a\\nb\\x1b[31m");
+//! assert!(needs_escape('\u{2069}') && !needs_escape('é'));
 //! ```
 
 use std::borrow::Cow;
@@ -30,7 +30,7 @@ use std::fmt::Write;
 ///   characters around them, so in a name they only ever hide a difference.
 ///
 /// Everything else, all of Unicode's letters, emoji and joiners included, is shown as written.
-pub fn is_unsafe_to_show(character: char) -> bool {
+pub fn needs_escape(character: char) -> bool {
     // `is_control` is exactly the general category Cc: C0, DEL and C1.
     character.is_control()
         || matches!(
@@ -45,7 +45,7 @@ pub fn is_unsafe_to_show(character: char) -> bool {
         )
 }
 
-/// The text with every character of [`is_unsafe_to_show`] written as its visible escape
+/// The text with every character of [`needs_escape`] written as its visible escape
 /// ([`push_visible_escape`]); borrowed when there is none, as in almost every name.
 ///
 /// A backslash is not doubled, so `a\nb` typed with a backslash looks like `a` and `b` split by a
@@ -53,14 +53,14 @@ pub fn is_unsafe_to_show(character: char) -> bool {
 /// JSON output gives the exact text. Not doubling it keeps every clean output byte-identical
 /// (Windows paths, regex patterns in schema messages, the `\\` the seed's `repr` already writes)
 /// and makes the function idempotent: text escaped once passes through again unchanged.
-pub fn escape_unsafe(text: &str) -> Cow<'_, str> {
+pub fn made_visible(text: &str) -> Cow<'_, str> {
     // Printable ASCII is what nearly every id and tool name is made of: settle it byte by byte.
     let Some(first_other) = text.bytes().position(|byte| !(0x20..0x7f).contains(&byte)) else {
         return Cow::Borrowed(text);
     };
     let Some(first_escape) = text[first_other..]
         .char_indices()
-        .find(|&(_, character)| is_unsafe_to_show(character))
+        .find(|&(_, character)| needs_escape(character))
         .map(|(offset, _)| first_other + offset)
     else {
         return Cow::Borrowed(text);
@@ -68,7 +68,7 @@ pub fn escape_unsafe(text: &str) -> Cow<'_, str> {
     let mut safe = String::with_capacity(text.len() + 8);
     safe.push_str(&text[..first_escape]);
     for character in text[first_escape..].chars() {
-        if is_unsafe_to_show(character) {
+        if needs_escape(character) {
             push_visible_escape(&mut safe, character);
         } else {
             safe.push(character);
@@ -105,7 +105,7 @@ mod tests {
     use super::*;
 
     fn escaped(text: &str) -> String {
-        escape_unsafe(text).into_owned()
+        made_visible(text).into_owned()
     }
 
     /// The one table of what is shown how: every renderer's tests check against the same rule.
@@ -129,7 +129,7 @@ mod tests {
         }
         for code in (0x202a..=0x202e).chain(0x2066..=0x2069) {
             let character = char::from_u32(code).unwrap();
-            assert!(is_unsafe_to_show(character));
+            assert!(needs_escape(character));
             assert_eq!(escaped(&character.to_string()), format!("\\u{{{code:x}}}"));
         }
     }
@@ -145,7 +145,7 @@ mod tests {
             r"C:\traces\run.jsonl: does not match '^\\d+$'",
         ] {
             assert!(
-                matches!(escape_unsafe(text), Cow::Borrowed(shown) if shown == text),
+                matches!(made_visible(text), Cow::Borrowed(shown) if shown == text),
                 "{text:?}"
             );
         }
@@ -167,14 +167,14 @@ mod tests {
     proptest! {
         #[test]
         fn no_text_keeps_an_unsafe_character(text in hostile_text()) {
-            let safe = escape_unsafe(&text);
-            prop_assert!(!safe.chars().any(is_unsafe_to_show), "{:?} -> {:?}", text, safe);
+            let safe = made_visible(&text);
+            prop_assert!(!safe.chars().any(needs_escape), "{:?} -> {:?}", text, safe);
         }
 
         #[test]
         fn escaping_twice_is_escaping_once(text in hostile_text()) {
-            let once = escape_unsafe(&text).into_owned();
-            prop_assert_eq!(escape_unsafe(&once), once.as_str());
+            let once = made_visible(&text).into_owned();
+            prop_assert_eq!(made_visible(&once), once.as_str());
         }
     }
 }

@@ -15,7 +15,7 @@
 //!
 //! Tab and newline stay as written: inside an element or an attribute value they are white space.
 
-use toolscope_core::shown::{is_unsafe_to_show, push_visible_escape};
+use toolscope_core::shown::{needs_escape, push_visible_escape};
 
 /// Appends `text` to `out` with the five HTML characters as character references and every
 /// character of [`is_made_visible`] as a visible escape.
@@ -44,7 +44,7 @@ pub(crate) fn push_escaped(out: &mut String, text: &str) {
 
 /// Whether [`push_escaped`] shows this character as a visible escape instead of itself.
 pub(crate) fn is_made_visible(character: char) -> bool {
-    (is_unsafe_to_show(character) && !matches!(character, '\t' | '\n'))
+    (needs_escape(character) && !matches!(character, '\t' | '\n'))
         || matches!(character, '\u{fdd0}'..='\u{fdef}')
         || (character as u32 & 0xfffe) == 0xfffe
 }

@@ -6,7 +6,7 @@
 //! newline forges a line of our output (`step 99: …`), and a right-to-left override makes a name
 //! read backwards. [`terminal_safe`] shows every such character as a visible escape instead.
 
-pub use toolscope_core::shown::{escape_unsafe as terminal_safe, is_unsafe_to_show as is_escaped};
+pub use toolscope_core::shown::{made_visible as terminal_safe, needs_escape as is_escaped};
 
 #[cfg(test)]
 mod tests {

@@ -94,7 +94,7 @@ pub fn junit(result: &GateResult) -> String {
 #[cfg(test)]
 mod tests {
     use toolscope_core::gate::{Check, GateResult, Status};
-    use toolscope_core::shown::is_unsafe_to_show;
+    use toolscope_core::shown::needs_escape;
 
     use super::junit;
 
@@ -114,7 +114,7 @@ mod tests {
         };
         let xml = junit(&result);
         assert!(
-            !xml.chars().any(|c| c != '\n' && is_unsafe_to_show(c)),
+            !xml.chars().any(|c| c != '\n' && needs_escape(c)),
             "{xml:?}"
         );
         assert!(xml.contains("lookup\\u{202e}redro"), "{xml}");

@@ -3,7 +3,7 @@
 
 use super::{Check, GateResult, Status};
 use crate::findings::Finding;
-use crate::shown::{is_unsafe_to_show, push_visible_escape};
+use crate::shown::{needs_escape, push_visible_escape};
 
 /// GitHub's limit on a step summary is 1 MiB; stay under it with room for the rest of a job's.
 pub const MAX_MARKDOWN_BYTES: usize = 1_000_000;
@@ -90,7 +90,7 @@ pub fn markdown(result: &GateResult, report_url: Option<&str>, findings: &[Findi
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if is_unsafe_to_show(c) {
+        if needs_escape(c) {
             let mut shown = String::new();
             push_visible_escape(&mut shown, c);
             shown.chars().for_each(|e| push_inert(&mut out, e));
@@ -196,7 +196,7 @@ mod tests {
         };
         let text = markdown(&result, None, &[]);
         assert!(
-            !text.chars().any(|c| c != '\n' && is_unsafe_to_show(c)),
+            !text.chars().any(|c| c != '\n' && needs_escape(c)),
             "{text:?}"
         );
         assert!(

@@ -588,7 +588,7 @@ pub(crate) fn shown_message(message: &str) -> String {
     let clean: String = message
         .chars()
         .map(|c| if c.is_whitespace() { ' ' } else { c })
-        .filter(|&c| !crate::shown::is_unsafe_to_show(c))
+        .filter(|&c| !crate::shown::needs_escape(c))
         .collect();
     let redacted: Vec<String> = clean
         .split(' ')
