@@ -411,8 +411,9 @@ pub struct JudgeArgs {
     /// Requests in flight at once.
     #[arg(long, value_name = "K", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub concurrency: u32,
-    /// Seconds to wait for one answer before the attempt counts as timed out.
-    #[arg(long = "timeout-s", value_name = "T", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Seconds to wait for one answer before the attempt counts as timed out (1 to 86,400: a
+    /// larger number would overflow the clock's deadline).
+    #[arg(long = "timeout-s", value_name = "T", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub timeout_s: u64,
     /// Output tokens each answer may take.
     #[arg(long, value_name = "N", default_value_t = toolscope_core::judge::provider::DEFAULT_MAX_OUTPUT_TOKENS)]

@@ -722,6 +722,23 @@ fn a_key_of_any_shape_echoed_by_the_server_reaches_no_file_or_terminal() {
 }
 
 #[test]
+fn a_timeout_past_the_clocks_range_is_a_usage_error_not_a_panic() {
+    let output = Command::cargo_bin("toolscope")
+        .unwrap()
+        .args(["judge", "--provider", "openai", "--model", "m"])
+        .args(["--timeout-s", "18446744073709551615", "--estimate"])
+        .arg(fixture("seed/selection_sessions.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let said = stderr(&output);
+    assert!(
+        said.contains("--timeout-s") && !said.contains("panicked"),
+        "{said}"
+    );
+}
+
+#[test]
 fn a_missing_key_is_an_error_naming_the_variable() {
     let fake = FakeProvider::start();
     let dir = tempfile::tempdir().unwrap();

@@ -66,3 +66,11 @@ fn mean_score_of_perfect_turns_is_at_most_the_maximum() {
     let mean_score = selection.mean_score.expect("turns were scored");
     assert!(mean_score <= 0.8, "mean score {mean_score}");
 }
+
+/// Found reading other people's reports: a count above its total (a hand-edited or hostile
+/// report) made the Wilson interval panic (`clamp` with its minimum above its maximum).
+#[test]
+fn wilson_interval_of_more_successes_than_trials_is_none_not_a_panic() {
+    assert_eq!(wilson_95(7, 5), None);
+    assert_eq!(wilson_95(u64::MAX, 1), None);
+}

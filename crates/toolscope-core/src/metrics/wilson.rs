@@ -8,9 +8,10 @@ pub fn wilson_95(successes: u64, trials: u64) -> Option<[f64; 2]> {
     wilson(successes, trials, 0.95)
 }
 
-/// The two-sided Wilson interval at `confidence` (e.g. 0.95).
+/// The two-sided Wilson interval at `confidence` (e.g. 0.95); None without trials, and for
+/// more successes than trials (an impossible count, as a report written by hand can hold).
 pub fn wilson(successes: u64, trials: u64, confidence: f64) -> Option<[f64; 2]> {
-    if trials == 0 {
+    if trials == 0 || successes > trials {
         return None;
     }
     let z = Normal::standard().inverse_cdf(1.0 - (1.0 - confidence) / 2.0);

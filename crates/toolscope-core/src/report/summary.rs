@@ -358,7 +358,9 @@ pub fn summarize_sessions(
             .then(b.tool_errors.errors.cmp(&a.tool_errors.errors))
     });
     permute(&mut rows, order);
-    let mut problems = Vec::with_capacity(summary.problems as usize);
+    // Sized by the problems there are, not by the rows' counts: a report read from a file may
+    // claim any number.
+    let mut problems = Vec::with_capacity(rows.iter().map(|(_, found)| found.len()).sum());
     for (_, found) in &mut rows {
         problems.append(found);
     }
