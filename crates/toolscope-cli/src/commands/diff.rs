@@ -109,12 +109,24 @@ pub(super) fn read_report_json(path: &Path) -> Result<Option<Report>> {
         bail!("{name}: larger than {MAX_FILE_BYTES} bytes, the most toolscope reads from one file");
     }
     let bytes = std::fs::read(path).with_context(|| format!("reading {name}"))?;
+    let report = parse_report(&bytes, &name.to_string())?;
+    if let Some(report) = &report {
+        // Someone else may have written it: no number of it is used before it is possible.
+        report
+            .check_possible(bytes.len() as u64)
+            .map_err(|error| anyhow::anyhow!("{name}: an impossible report: {error}"))?;
+    }
+    Ok(report)
+}
+
+/// The report in `bytes` when they are a toolscope report JSON; None when something else.
+fn parse_report(bytes: &[u8], name: &str) -> Result<Option<Report>> {
     // A report parses straight into its type (half the time of a `Value` first, which matters
     // for `merge` of large parts); anything else is looked at as a `Value` to say what it is.
-    if let Ok(report) = serde_json::from_slice::<Report>(&bytes) {
+    if let Ok(report) = serde_json::from_slice::<Report>(bytes) {
         return Ok(Some(report));
     }
-    let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(bytes) else {
         return Ok(None);
     };
     let is_report = value.as_object().is_some_and(|object| {

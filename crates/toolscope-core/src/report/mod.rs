@@ -5,6 +5,7 @@
 mod counted;
 pub mod csv;
 mod detail;
+mod possible;
 mod renamed_files;
 pub mod rows;
 mod summary;
@@ -14,6 +15,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use detail::{Omitted, SUMMARY_DIAGNOSTICS, SUMMARY_FINDINGS};
+pub use possible::{ImpossibleReport, MAX_CALLS_PER_REPORT_BYTE};
 pub(crate) use summary::CheckRows;
 pub use summary::{
     summarize_checks, summarize_sessions, KindCount, SessionSummary, Summary, ToolUsage,
