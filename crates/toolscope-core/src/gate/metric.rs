@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::checks::problem::ProblemKind;
 use crate::compare::observe::{aggregate_values, visit_observations};
-use crate::hashing::{HashMap, HashMapExt, HashSet};
+use crate::hashing::{HashMap, HashMapExt};
 use crate::judge::Criterion;
 use crate::report::Report;
 
@@ -147,41 +147,75 @@ pub fn metric_values(
 
 /// The metrics summed from `report`'s observations, over `agent`'s sessions when given.
 fn observed_values(report: &Report, agent: Option<Option<&str>>) -> BTreeMap<String, MetricValue> {
-    let kept: Option<HashSet<&str>> = agent.map(|agent| {
-        report
-            .sessions
-            .iter()
-            .filter(|session| session.agent_id.as_deref() == agent)
-            .map(|session| session.session_id.as_str())
-            .collect()
-    });
-    // Summed by each metric's one shared name ([`visit_observations`]), named at the end.
-    let mut sums: HashMap<*const u8, (Arc<str>, u64, u64)> = HashMap::new();
+    let mut by_agent = match agent {
+        Some(agent) => observed_values_by_agent(report, false, |session_agent| {
+            (session_agent == agent).then_some(agent)
+        }),
+        // The whole run: every observation, of a listed session or not.
+        None => observed_values_by_agent(report, true, |_| None),
+    };
+    by_agent.remove(&agent.unwrap_or(None)).unwrap_or_default()
+}
+
+/// Every metric of a full report for each agent at once (`None`: the sessions without an agent
+/// id), in one reading of the observations: a rule for every agent (`agent = "*"`) costs one
+/// pass, not one per agent.
+pub fn metric_values_by_agent(
+    report: &Report,
+) -> BTreeMap<Option<&str>, BTreeMap<String, MetricValue>> {
+    if report.is_summary() {
+        return BTreeMap::new();
+    }
+    observed_values_by_agent(report, false, Some)
+}
+
+/// Sums the observations of each session under the group `group_of` gives its agent (None: left
+/// out, or with `is_whole_run` counted under `None` as every other observation is), each
+/// metric by its one shared name ([`visit_observations`]).
+fn observed_values_by_agent<'r>(
+    report: &'r Report,
+    is_whole_run: bool,
+    group_of: impl Fn(Option<&'r str>) -> Option<Option<&'r str>>,
+) -> BTreeMap<Option<&'r str>, BTreeMap<String, MetricValue>> {
+    let group: HashMap<&str, Option<&str>> = report
+        .sessions
+        .iter()
+        .filter_map(|session| {
+            let group = group_of(session.agent_id.as_deref())?;
+            Some((session.session_id.as_str(), group))
+        })
+        .collect();
+    // Keyed by the group and the metric's shared name (by address): (name, Σnum, Σden).
+    type Sums<'a> = HashMap<(Option<&'a str>, *const u8), (Arc<str>, u64, u64)>;
+    let mut sums: Sums<'_> = HashMap::new();
     visit_observations(report, |observation| {
-        if kept
-            .as_ref()
-            .is_some_and(|kept| !kept.contains(observation.session_id))
-        {
-            return;
-        }
+        let group = match group.get(observation.session_id) {
+            Some(&group) => group,
+            None if is_whole_run => None,
+            None => return,
+        };
         let entry = sums
-            .entry(observation.metric.as_ptr())
+            .entry((group, observation.metric.as_ptr()))
             .or_insert_with(|| (observation.metric.clone(), 0, 0));
         entry.1 += observation.num;
         entry.2 += observation.den;
     });
-    let mut values: BTreeMap<String, MetricValue> = BTreeMap::new();
-    for (name, num, den) in sums.into_values() {
-        let entry = values.entry(name.to_string()).or_insert(MetricValue {
-            value: None,
-            num: 0,
-            den: 0,
-            mean_over: None,
-        });
+    let mut values: BTreeMap<Option<&str>, BTreeMap<String, MetricValue>> = BTreeMap::new();
+    for ((group, _), (name, num, den)) in sums {
+        let entry = values
+            .entry(group)
+            .or_default()
+            .entry(name.to_string())
+            .or_insert(MetricValue {
+                value: None,
+                num: 0,
+                den: 0,
+                mean_over: None,
+            });
         entry.num += num;
         entry.den += den;
     }
-    for value in values.values_mut() {
+    for value in values.values_mut().flat_map(|metrics| metrics.values_mut()) {
         value.value = (value.den > 0).then(|| value.num as f64 / value.den as f64);
     }
     values

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::compare::diff::{diff, Verdict};
 use crate::report::Report;
 use config::{AgentScope, Config, Rule};
-use metric::{metric_values, MetricValue};
+use metric::{metric_values, metric_values_by_agent, MetricValue};
 
 /// How one check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,6 +97,8 @@ impl GateResult {
 pub fn evaluate(config: &Config, current: &Report, baseline: Option<&Report>) -> GateResult {
     let mut checks = Vec::new();
     let overall = metric_values(current, None);
+    // Every agent's values, read once when a rule asks for each agent.
+    let mut each_agent = None;
     for rule in &config.rules {
         match &rule.agent {
             AgentScope::All => check_rule(rule, &overall, None, &mut checks),
@@ -105,15 +107,17 @@ pub fn evaluate(config: &Config, current: &Report, baseline: Option<&Report>) ->
                 check_rule(rule, &values, Some(agent.clone()), &mut checks);
             }
             AgentScope::Each => {
+                let by_agent = each_agent.get_or_insert_with(|| metric_values_by_agent(current));
                 let agents: std::collections::BTreeSet<Option<&str>> = current
                     .sessions
                     .iter()
                     .map(|session| session.agent_id.as_deref())
                     .collect();
+                let none = std::collections::BTreeMap::new();
                 for agent in agents {
-                    let values = metric_values(current, Some(agent));
+                    let values = by_agent.get(&agent).unwrap_or(&none);
                     let name = agent.unwrap_or("(no agent id)").to_string();
-                    check_rule(rule, &values, Some(name), &mut checks);
+                    check_rule(rule, values, Some(name), &mut checks);
                 }
             }
         }
@@ -348,6 +352,28 @@ message = "Tool selection accuracy dropped to {value:.1%}"
             result.checks[0].message,
             "Tool selection accuracy dropped to 84.1%"
         );
+    }
+
+    #[test]
+    fn every_agents_values_read_at_once_equal_each_agents_read_alone() {
+        // `agent = "*"` reads the observations once for all agents (it read them once per agent,
+        // quadratic in agents); the values must be those of each agent's own reading.
+        let agents = ["v1", "v2", "v3"];
+        let current = report(MATRIX, |n| agents[n % 3]);
+        let by_agent = metric_values_by_agent(&current);
+        assert_eq!(by_agent.len(), 3);
+        for agent in agents {
+            assert_eq!(
+                by_agent[&Some(agent)],
+                metric_values(&current, Some(Some(agent))),
+                "{agent}"
+            );
+        }
+        assert!(
+            metric_values(&current, Some(None)).is_empty(),
+            "no session lacks an agent"
+        );
+        assert!(!metric_values(&current, None).is_empty());
     }
 
     #[test]
