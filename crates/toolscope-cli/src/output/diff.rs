@@ -38,15 +38,14 @@ pub fn print_diff(diff: &Diff, base: &Path, current: &Path) -> Result<()> {
     rows.sort_by_key(|row| row.verdict.rank());
     let table: Vec<[String; 7]> = rows.iter().map(|row| cells(row)).collect();
     let header = [
-        "metric",
-        "base",
-        "current",
-        "change",
-        "95 % interval",
-        "test, p",
-        "verdict",
-    ]
-    .map(String::from);
+        "metric".to_string(),
+        "base".to_string(),
+        "current".to_string(),
+        "change".to_string(),
+        interval_title(diff.options.alpha),
+        "test, p".to_string(),
+        "verdict".to_string(),
+    ];
     let mut widths = header.clone().map(|title| title.chars().count());
     for cells in &table {
         for (width, cell) in widths.iter_mut().zip(cells) {
@@ -147,4 +146,24 @@ fn cases<W: std::io::Write>(
         ))?;
     }
     Ok(())
+}
+
+/// The interval column's title: its level, 1 − α, as a percentage (`95 % interval` at α = 0.05).
+fn interval_title(alpha: f64) -> String {
+    let percent = format!("{:.2}", (1.0 - alpha) * 100.0);
+    let percent = percent.trim_end_matches('0').trim_end_matches('.');
+    format!("{percent} % interval")
+}
+
+#[cfg(test)]
+mod interval_title_tests {
+    use super::interval_title;
+
+    #[test]
+    fn the_interval_column_names_the_level_alpha_gives() {
+        assert_eq!(interval_title(0.05), "95 % interval");
+        assert_eq!(interval_title(0.01), "99 % interval");
+        assert_eq!(interval_title(0.2), "80 % interval");
+        assert_eq!(interval_title(0.025), "97.5 % interval");
+    }
 }

@@ -1,5 +1,5 @@
 //! Two runs compared metric by metric: each metric's value in both (over all of each run's
-//! cases, so it is the report's own figure), the difference, a 95 % interval for it, a test, and
+//! cases, so it is the report's own figure), the difference, a 1 − α interval for it, a test, and
 //! a verdict that says whether the change is real.
 //!
 //! Runs are paired by session id, and yes/no outcomes by case within a session (`turn 2`,
@@ -30,7 +30,7 @@ use super::observe::{
     aggregate_values, higher_is_better, is_case_metric, visit_observations, Case, Observation,
 };
 use super::stats::{
-    holm, mcnemar_exact, newcombe_difference, paired_bootstrap_by, two_proportion_z,
+    holm, mcnemar_exact, newcombe_difference_at, paired_bootstrap_by, two_proportion_z,
     unpaired_bootstrap as unpaired_bootstrap_of,
 };
 use crate::hashing::{HashMap, HashMapExt, HashSet, HashSetExt};
@@ -47,6 +47,14 @@ pub struct DiffOptions {
     pub min_cases: u64,
     /// The significance level.
     pub alpha: f64,
+}
+
+impl DiffOptions {
+    /// The intervals' confidence, 1 − α: the interval that decides a ratio's verdict (and the
+    /// one shown beside a test's p-value) is at the level the p-values are compared with.
+    pub fn confidence(&self) -> f64 {
+        1.0 - self.alpha
+    }
 }
 
 impl Default for DiffOptions {
@@ -119,7 +127,7 @@ pub struct MetricDiff {
     pub current: Option<MetricValue>,
     /// current − base.
     pub difference: Option<f64>,
-    /// Its 95 % interval.
+    /// Its interval at 1 − α (95 % by default): the one that decides a ratio's verdict.
     pub interval: Option<[f64; 2]>,
     /// `mcnemar`, `bootstrap`, `two_proportion` or `none`.
     pub test: String,
@@ -542,6 +550,7 @@ fn compare_metric(
             paired_sessions.len(),
             options.resamples,
             options.seed,
+            options.confidence(),
             |draws| {
                 let (mut b, mut a) = ((0, 0), (0, 0));
                 for index in draws {
@@ -586,7 +595,7 @@ fn compare_metric(
         }
     } else if is_case_metric {
         let (b, a) = (before.value(), after.value());
-        row.interval = newcombe_difference(b.num, b.den, a.num, a.den);
+        row.interval = newcombe_difference_at(b.num, b.den, a.num, a.den, options.confidence());
         row.test = "two_proportion".into();
         row.p_value = two_proportion_z(b.num, b.den, a.num, a.den).map(|(_, p)| p);
     } else {
@@ -664,13 +673,21 @@ fn unpaired_bootstrap(before: &Side, after: &Side, options: &DiffOptions) -> Opt
             .iter()
             .fold((0, 0), |(n, d), (num, den)| (n + num, d + den))
     };
-    unpaired_bootstrap_of(&before, &after, options.resamples, options.seed, |b, a| {
-        let (b, a) = (sum(b), sum(a));
-        match (ratio(a.0, a.1), ratio(b.0, b.1)) {
-            (Some(a), Some(b)) => a - b,
-            _ => f64::NAN,
-        }
-    })
+    let (resamples, seed) = (options.resamples, options.seed);
+    unpaired_bootstrap_of(
+        &before,
+        &after,
+        resamples,
+        seed,
+        options.confidence(),
+        |b, a| {
+            let (b, a) = (sum(b), sum(a));
+            match (ratio(a.0, a.1), ratio(b.0, b.1)) {
+                (Some(a), Some(b)) => a - b,
+                _ => f64::NAN,
+            }
+        },
+    )
 }
 
 #[cfg(test)]
@@ -705,6 +722,40 @@ mod tests {
             .iter()
             .find(|row| row.metric == name)
             .unwrap_or_else(|| panic!("no {name}"))
+    }
+
+    #[test]
+    fn alpha_decides_ratio_verdicts_through_the_intervals_level() {
+        // A ratio (per-tool F1, decided by its bootstrap interval) was always judged on a 95 %
+        // interval, whatever --alpha said. At α = 0.2 its interval is the 80 % one, inside the
+        // 99 % one of α = 0.01, and some drop is a change at 0.2 and not at 0.01.
+        let base = report("s", 60, 0);
+        let mut differs = false;
+        for wrong in 1..=12 {
+            let current = report("s", 60, wrong);
+            let at = |alpha: f64| {
+                let options = DiffOptions {
+                    alpha,
+                    ..DiffOptions::default()
+                };
+                metric(&diff(&base, &current, &options), "per_tool.lookup_order.f1").clone()
+            };
+            let (loose, strict) = (at(0.2), at(0.01));
+            assert_eq!(loose.test, "bootstrap");
+            let ([low_80, high_80], [low_99, high_99]) =
+                (loose.interval.unwrap(), strict.interval.unwrap());
+            assert!(
+                low_99 < low_80 && high_80 <= high_99,
+                "{wrong}: 80 % inside 99 %"
+            );
+            for row in [&loose, &strict] {
+                let [low, high] = row.interval.unwrap();
+                let excludes_zero = low > 0.0 || high < 0.0;
+                assert_eq!(row.verdict == Verdict::Worse, excludes_zero, "{wrong}");
+            }
+            differs |= loose.verdict == Verdict::Worse && strict.verdict != Verdict::Worse;
+        }
+        assert!(differs, "some drop is worse at α = 0.2 and not at α = 0.01");
     }
 
     #[test]
@@ -810,7 +861,10 @@ mod tests {
             accuracy.p_value,
             two_proportion_z(60, 60, 30, 60).map(|(_, p)| p)
         );
-        assert_eq!(accuracy.interval, newcombe_difference(60, 60, 30, 60));
+        assert_eq!(
+            accuracy.interval,
+            crate::compare::stats::newcombe_difference(60, 60, 30, 60)
+        );
         assert_eq!(accuracy.verdict, Verdict::Worse);
         assert!(
             diff.regressed.is_empty(),

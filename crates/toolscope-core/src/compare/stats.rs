@@ -6,7 +6,7 @@ use rand_core::{Rng, SeedableRng};
 use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, Normal};
 use strength_reduce::StrengthReducedU64;
 
-use crate::metrics::wilson::wilson_95;
+use crate::metrics::wilson::wilson;
 
 /// The two-sided p-value of the exact McNemar test on paired yes/no outcomes, from the discordant
 /// pairs only: `worse` cases right in the baseline and wrong now, `better` the other way. Under
@@ -43,8 +43,19 @@ pub fn two_proportion_z(x1: u64, n1: u64, x2: u64, n2: u64) -> Option<(f64, f64)
 /// stays inside [-1, 1] and behaves at 0 and 1, where the Wald interval does not. None when
 /// either run has no cases.
 pub fn newcombe_difference(x1: u64, n1: u64, x2: u64, n2: u64) -> Option<[f64; 2]> {
-    let [l1, u1] = wilson_95(x1, n1)?;
-    let [l2, u2] = wilson_95(x2, n2)?;
+    newcombe_difference_at(x1, n1, x2, n2, 0.95)
+}
+
+/// [`newcombe_difference`] at `confidence` (1 − α): from the two Wilson intervals at that level.
+pub fn newcombe_difference_at(
+    x1: u64,
+    n1: u64,
+    x2: u64,
+    n2: u64,
+    confidence: f64,
+) -> Option<[f64; 2]> {
+    let [l1, u1] = wilson(x1, n1, confidence)?;
+    let [l2, u2] = wilson(x2, n2, confidence)?;
     let (p1, p2) = (x1 as f64 / n1 as f64, x2 as f64 / n2 as f64);
     let difference = p2 - p1;
     let lower = difference - ((p2 - l2).powi(2) + (u1 - p1).powi(2)).sqrt();
@@ -83,7 +94,7 @@ pub fn paired_bootstrap<T>(
     statistic: impl Fn(&[&T]) -> f64,
 ) -> Option<[f64; 2]> {
     let mut sample: Vec<&T> = Vec::with_capacity(cases.len());
-    paired_bootstrap_by(cases.len(), resamples, seed, |draws| {
+    paired_bootstrap_by(cases.len(), resamples, seed, 0.95, |draws| {
         sample.clear();
         sample.extend(draws.map(|index| &cases[index]));
         statistic(&sample)
@@ -92,11 +103,13 @@ pub fn paired_bootstrap<T>(
 
 /// [`paired_bootstrap`] of `len` cases told to `statistic` as the indices each resample draws,
 /// in the order drawn, so that a statistic that sums can sum as it goes instead of collecting
-/// the resample first: the same draws, so the same interval, as [`paired_bootstrap`].
+/// the resample first: the same draws, so the same interval, as [`paired_bootstrap`]; the
+/// interval at `confidence` (1 − α: the α/2 and 1 − α/2 percentiles).
 pub fn paired_bootstrap_by(
     len: usize,
     resamples: usize,
     seed: u64,
+    confidence: f64,
     mut statistic: impl FnMut(Draws<'_>) -> f64,
 ) -> Option<[f64; 2]> {
     if len == 0 || resamples == 0 {
@@ -112,7 +125,7 @@ pub fn paired_bootstrap_by(
             left: len,
         }));
     }
-    interval_of(values)
+    interval_of(values, confidence)
 }
 
 /// One resample's draws: indices below the number of cases, uniform, with replacement.
@@ -139,26 +152,30 @@ impl Iterator for Draws<'_> {
     }
 }
 
-/// The percentile interval of bootstrap values, leaving out resamples where the statistic is
-/// undefined (NaN: a ratio with nothing under it in that resample); None when none is defined.
-fn interval_of(mut values: Vec<f64>) -> Option<[f64; 2]> {
+/// The percentile interval at `confidence` of bootstrap values, leaving out resamples where the
+/// statistic is undefined (NaN: a ratio with nothing under it in that resample); None when none
+/// is defined.
+fn interval_of(mut values: Vec<f64>, confidence: f64) -> Option<[f64; 2]> {
     values.retain(|value| value.is_finite());
     if values.is_empty() {
         return None;
     }
     crate::sort::sort_by(&mut values, f64::total_cmp);
-    Some([percentile(&values, 0.025), percentile(&values, 0.975)])
+    let tail = (1.0 - confidence) / 2.0;
+    Some([percentile(&values, tail), percentile(&values, 1.0 - tail)])
 }
 
 /// A percentile bootstrap of a difference between two independent runs: each resample draws
 /// `before.len()` cases from `before` and `after.len()` from `after`, with replacement, from one
 /// ChaCha8 generator seeded by `seed` (before's draws first); the statistic is given both
-/// resamples. Resamples where it is NaN are left out. None with an empty side or no resamples.
+/// resamples. Resamples where it is NaN are left out. The interval at `confidence`; None with an
+/// empty side or no resamples.
 pub fn unpaired_bootstrap<T>(
     before: &[T],
     after: &[T],
     resamples: usize,
     seed: u64,
+    confidence: f64,
     statistic: impl Fn(&[&T], &[&T]) -> f64,
 ) -> Option<[f64; 2]> {
     if before.is_empty() || after.is_empty() || resamples == 0 {
@@ -180,7 +197,7 @@ pub fn unpaired_bootstrap<T>(
         }
         values.push(statistic(&first, &second));
     }
-    interval_of(values)
+    interval_of(values, confidence)
 }
 
 /// Indices in `0..bound`, without modulo bias: rejection sampling on 64 bits, then the
@@ -330,7 +347,7 @@ mod tests {
                     .fold((0, 0), |(n, d), (num, den)| (n + num, d + den));
                 num as f64 / den as f64
             });
-            let summed = paired_bootstrap_by(pairs.len(), resamples, seed, |draws| {
+            let summed = paired_bootstrap_by(pairs.len(), resamples, seed, 0.95, |draws| {
                 let (num, den) = draws
                     .map(|index| pairs[index])
                     .fold((0, 0), |(n, d), (num, den)| (n + num, d + den));
@@ -339,7 +356,7 @@ mod tests {
             assert!(collected.is_some());
             assert_eq!(summed, collected, "{resamples} resamples, seed {seed}");
         }
-        assert_eq!(paired_bootstrap_by(0, 10, 1, |_| 1.0), None);
+        assert_eq!(paired_bootstrap_by(0, 10, 1, 0.95, |_| 1.0), None);
     }
 
     #[test]

@@ -68,7 +68,7 @@ pub struct BaselineCheck {
     pub base: Option<MetricValue>,
     /// current − base.
     pub difference: Option<f64>,
-    /// Its 95 % interval.
+    /// Its interval at 1 − α (95 % by default).
     pub interval: Option<[f64; 2]>,
     /// The comparison's verdict.
     pub verdict: Verdict,
