@@ -92,6 +92,9 @@ pub(crate) fn read(
             conversation.set_task_id(value.get("task_id").and_then(super::id_text));
             conversation.set_trial(trial_of(&value, value.get("reward")));
             for (index, message) in traj.iter().enumerate() {
+                if is_stop_message(message) {
+                    continue;
+                }
                 let place = format!("message {}", index + 1);
                 super::openai_chat::add_message(&mut conversation, message, &place, diagnostics);
             }
@@ -241,6 +244,20 @@ fn push_task(
     }
 }
 
+/// What τ-bench's and τ²-bench's user simulator writes to end the conversation
+/// (`"Thank you so much for your help! ###STOP###"`): a signal to the harness, not a request to
+/// the agent, so not a turn.
+const STOP_TOKEN: &str = "###STOP###";
+
+/// Whether `message` is the simulated user's sign-off ([`STOP_TOKEN`]).
+fn is_stop_message(message: &Value) -> bool {
+    str_field(message, "role") == Some("user")
+        && message
+            .get("content")
+            .and_then(Value::as_str)
+            .is_some_and(|text| text.contains(STOP_TOKEN))
+}
+
 /// The run's trial (its `trial` number and `reward`), when it has a numeric reward.
 fn trial_of(run: &Value, reward: Option<&Value>) -> Option<Trial> {
     let reward = reward
@@ -288,9 +305,10 @@ fn simulation_session(
         let content = || content_text(message.get("content").cloned().unwrap_or(Value::Null));
         match str_field(message, "role") {
             Some("user") => {
-                // A user message holding only the user simulator's own tool calls is no turn.
+                // A user message holding only the user simulator's own tool calls is no turn,
+                // nor is its sign-off that ends the conversation.
                 let text = content();
-                if !text.trim().is_empty() {
+                if !text.trim().is_empty() && !text.contains(STOP_TOKEN) {
                     conversation.user(text);
                 }
                 let calls = message.get("tool_calls").and_then(Value::as_array);
@@ -344,6 +362,7 @@ fn simulation_session(
 mod tests {
     use super::*;
     use crate::json::split_records;
+    use crate::model::Event;
 
     fn read_text(text: &str) -> (Vec<Session>, Vec<Diagnostic>) {
         let mut diagnostics = Vec::new();
@@ -420,6 +439,22 @@ mod tests {
         assert_eq!(tasks[0].target, TaskTarget::Task("88".to_string()));
         assert_eq!(diagnostics.len(), 1);
         assert!(diagnostics[0].to_string().contains("simulations/<id>.json"));
+    }
+
+    #[test]
+    fn the_simulated_users_stop_message_is_not_a_turn() {
+        let text = r##"[{"task_id": 3, "reward": 1.0, "traj": [
+            {"role": "user", "content": "Cancel my order."},
+            {"role": "assistant", "content": "Done."},
+            {"role": "user", "content": "Thank you so much for your help! ###STOP###"}]}]"##;
+        let (sessions, diagnostics) = read_text(text);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let users: Vec<&Event> = sessions[0]
+            .events
+            .iter()
+            .filter(|event| matches!(event, Event::User { .. }))
+            .collect();
+        assert_eq!(users.len(), 1, "{:?}", sessions[0].events);
     }
 
     #[test]
