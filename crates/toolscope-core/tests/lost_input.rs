@@ -472,3 +472,36 @@ fn an_empty_file_or_array_says_it_holds_no_sessions() {
         assert_eq!(messages, [said], "{text:?}");
     }
 }
+
+/// A line of an object nested past the depth limit, with no session's fields at its top, was
+/// read as "no session" and then dropped without a word: the read that names such a line failed
+/// on the depth and its diagnostic was thrown away. In both engines' paths (whole and streamed).
+#[test]
+fn a_line_nested_past_the_limit_is_named_not_dropped_in_silence() {
+    let first = r#"{"session_id": "a", "events": [{"type": "user", "content": "hi"}]}"#;
+    let last = r#"{"session_id": "c", "events": [{"type": "user", "content": "hi"}]}"#;
+    for depth in [10_000, 1_000_000] {
+        let deep = format!("{}1{}", r#"{"x":"#.repeat(depth), "}".repeat(depth));
+        let traces = format!("{first}\n{deep}\n{last}\n");
+        let whole = common::analyze_named(&[("t.jsonl", traces.as_bytes(), Role::Traces)]);
+        let streamed = toolscope_core::analyze_read(
+            vec![toolscope_core::Source::Reader {
+                name: "t.jsonl",
+                role: Role::Traces,
+                reader: Box::new(std::io::Cursor::new(traces.clone().into_bytes())),
+            }],
+            &toolscope_core::Options::default(),
+        )
+        .unwrap();
+        for report in [&whole, &streamed] {
+            assert_eq!(report.summary.sessions, 2, "{depth}");
+            let lines = diagnostic_lines(report);
+            assert_eq!(lines.len(), 1, "{depth}: {lines:?}");
+            assert!(
+                lines[0].starts_with("t.jsonl:2:") && lines[0].contains("nesting deeper than"),
+                "{lines:?}"
+            );
+            assert_eq!(report.diagnostics[0].severity, Severity::Error);
+        }
+    }
+}

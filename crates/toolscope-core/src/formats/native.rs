@@ -120,8 +120,13 @@ impl RecordReader {
                 // A header line or another format's record: named by what it is. Its warnings
                 // were given by the read above.
                 let mut repeated = Vec::new();
-                if let Ok(value) = parse_record::<Value>(file, record, &mut repeated) {
-                    diagnostics.push(not_of_format(file, record.line, &value, EXPECTED));
+                match parse_record::<Value>(file, record, &mut repeated) {
+                    Ok(value) => {
+                        diagnostics.push(not_of_format(file, record.line, &value, EXPECTED))
+                    }
+                    // What the typed read skipped may still be unreadable as a value (nesting
+                    // past the limit in a field no session has): named like any unread line.
+                    Err(diagnostic) => diagnostics.push(diagnostic),
                 }
             }
             Ok(raw) => {
