@@ -122,3 +122,42 @@ fn unhandled_errors_on_real_coding_agent_transcripts_are_final_replies_not_narra
         "narration after an error was flagged before ({old}), not now ({flagged})"
     );
 }
+
+/// OpenHands' file editor says a command failed with text starting `ERROR:` in an ordinary
+/// observation; those results were counted as successes, undercounting a real run's errors by
+/// more than half.
+#[test]
+fn openhands_file_editor_errors_are_counted_as_inferred_errors() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/formats/openhands/multi_swe_bench_output.jsonl");
+    let bytes = std::fs::read(&path).unwrap();
+    let analysis = Analysis::new(
+        &[InputFile::new(
+            "run.jsonl",
+            &bytes,
+            toolscope_core::Role::Traces,
+        )],
+        &Options::default(),
+        &mut |_| {},
+    );
+    let (mut editor_errors, mut errors) = (0, 0);
+    for session in analysis.sessions() {
+        for event in &session.events {
+            let Event::ToolResult(result) = event else {
+                continue;
+            };
+            let text = result.content.as_deref().unwrap_or_default();
+            if text.starts_with("ERROR:") {
+                editor_errors += 1;
+                assert_eq!(result.status, ResultStatus::Error, "{text}");
+                assert!(result.is_status_inferred);
+            }
+            errors += usize::from(result.status == ResultStatus::Error);
+        }
+    }
+    assert!(editor_errors >= 20, "{editor_errors}");
+    assert_eq!(
+        analysis.report().summary.tool_errors.errors as usize,
+        errors
+    );
+}

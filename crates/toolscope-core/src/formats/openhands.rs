@@ -16,7 +16,8 @@
 //! (`run`, `edit`, `browse`…). The action's `thought` is the agent's text before it. An
 //! observation answering a call (by `tool_call_id`, else by `cause`) is its result: `content`,
 //! an error when the observation is `error` or a command's `extras.metadata.exit_code` is not 0
-//! (`-1`, a command still running or timed out, says nothing).
+//! (`-1`, a command still running or timed out, says nothing), or, inferred, when the file
+//! editor's text starts `ERROR:` (its way of saying a command failed).
 //! `message` actions are the user's and the agent's words; the environment's events (state
 //! changes, recalls, system prompts) are not events. The agent is `openhands`. A `delegate`
 //! action's events, up to the `delegate` observation that answers it, are the delegate's own
@@ -429,5 +430,16 @@ fn add_observation(
     } else {
         exit_code.filter(|&code| code != -1).map(|code| code != 0)
     };
+    // The file editor (`str_replace_editor`) answers a failed command with `ERROR:` and the
+    // message, in an ordinary `edit` or `read` observation with no error flag.
+    let is_editor_error = is_error.is_none() && content.starts_with(EDITOR_ERROR_PREFIX);
     conversation.result(call_id, Some(content), is_error, place, diagnostics);
+    if is_editor_error {
+        conversation.mark_inferred_error();
+    }
 }
+
+/// How OpenHands' file editor starts the text of a failed command, as the recorded runs show
+/// ("ERROR:" then a line break and, say, "No replacement was performed"): upper case, unlike
+/// the "Error:" other tools write.
+const EDITOR_ERROR_PREFIX: &str = "ERROR:";
