@@ -111,21 +111,29 @@ pub fn published_names(names: &[String]) -> Vec<String> {
                 .map(|base| base.to_string_lossy().into_owned())
                 .filter(|base| !base.is_empty())
                 .unwrap_or_else(|| name.clone());
-            let (stem, extension) = match base.split_once('.') {
-                Some((stem, extension)) if !stem.is_empty() => {
-                    (stem.to_string(), format!(".{extension}"))
-                }
-                _ => (base.clone(), String::new()),
-            };
-            let mut published = base;
-            let mut count = 1;
-            while !taken.insert(published.clone()) {
-                count += 1;
-                published = format!("{stem}-{count}{extension}");
-            }
-            published
+            made_unique(base, &mut taken, str::to_string)
         })
         .collect()
+}
+
+/// `base`, or `stem-2.ext`, `stem-3.ext`, … (the extension is everything after the first `.`),
+/// the first whose `key` is not yet `taken`; its key is then taken.
+pub fn made_unique(
+    base: String,
+    taken: &mut std::collections::BTreeSet<String>,
+    key: impl Fn(&str) -> String,
+) -> String {
+    let (stem, extension) = match base.split_once('.') {
+        Some((stem, extension)) if !stem.is_empty() => (stem.to_string(), format!(".{extension}")),
+        _ => (base.clone(), String::new()),
+    };
+    let mut name = base;
+    let mut count = 1;
+    while !taken.insert(key(&name)) {
+        count += 1;
+        name = format!("{stem}-{count}{extension}");
+    }
+    name
 }
 
 /// Each input file's name as the report gives it, with its published name ([`published_names`]),

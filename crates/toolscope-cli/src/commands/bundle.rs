@@ -10,7 +10,7 @@
 //! DIR/robots.txt                    asks crawlers to stay out
 //! ```
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -20,7 +20,7 @@ use toolscope_core::share::manifest::{self, Manifest, ManifestFile};
 use toolscope_core::share::{digest, MAX_HOSTED_BYTES};
 
 use crate::cli::BundleArgs;
-use crate::inputs::{read_inputs, LoadedFile};
+use crate::inputs::{made_unique, read_inputs, LoadedFile};
 use crate::output::files::{real_folder, write_replacing};
 use crate::output::terminal;
 use crate::Outcome;
@@ -282,7 +282,7 @@ fn read_dir_sorted(dir: &Path) -> Result<Vec<PathBuf>> {
 /// written and every URL carries unescaped (letters, digits, `.`, `-`, `_`), made unique (`x.jsonl`,
 /// `x-2.jsonl`, compared without case for hosts that ignore it) and never the manifest's.
 fn data_file_names(files: &[LoadedFile]) -> Vec<String> {
-    let mut taken: HashSet<String> = HashSet::from([manifest::FILE_NAME.to_ascii_lowercase()]);
+    let mut taken = BTreeSet::from([manifest::FILE_NAME.to_ascii_lowercase()]);
     files
         .iter()
         .map(|file| {
@@ -292,17 +292,7 @@ fn data_file_names(files: &[LoadedFile]) -> Vec<String> {
                 .and_then(Path::file_name)
                 .map(|name| url_safe(&name.to_string_lossy()))
                 .unwrap_or_else(|| "stdin".to_string());
-            let (stem, extension) = match base.split_once('.') {
-                Some((stem, extension)) => (stem.to_string(), format!(".{extension}")),
-                None => (base.clone(), String::new()),
-            };
-            let mut name = base;
-            let mut count = 1;
-            while !taken.insert(name.to_ascii_lowercase()) {
-                count += 1;
-                name = format!("{stem}-{count}{extension}");
-            }
-            name
+            made_unique(base, &mut taken, str::to_ascii_lowercase)
         })
         .collect()
 }
