@@ -124,4 +124,11 @@ fn the_summary_shows_passes_over_scored_verdicts_and_unscored_apart() {
         "{text}"
     );
     assert!(text.contains("fewer than 50"), "{text}");
+    // The human failed nothing, so the judge's specificity, and the corrected rate, are unknown.
+    assert!(
+        text.contains(
+            "    judge pass rate 50.0%; corrected: undefined: the human failed no paired item"
+        ),
+        "{text}"
+    );
 }

@@ -292,6 +292,21 @@ fn judge_lines(judge: &JudgeReport) -> Vec<String> {
                 row.agreement.total,
                 percent(row.agreement.rate)
             ));
+            let corrected = &row.corrected_pass_rate;
+            lines.push(match (corrected.corrected, corrected.interval) {
+                (Some(rate), Some([low, high])) => format!(
+                    "    judge pass rate {} corrected for its errors (Rogan-Gladen) {} [{}, {}]",
+                    percent(corrected.observed),
+                    percent(Some(rate)),
+                    percent(Some(low)),
+                    percent(Some(high))
+                ),
+                _ => format!(
+                    "    judge pass rate {}; corrected: {}",
+                    percent(corrected.observed),
+                    corrected.note.as_deref().unwrap_or("undefined")
+                ),
+            });
             for warning in &row.warnings {
                 lines.push(format!("    warning: {}", warning.message()));
             }

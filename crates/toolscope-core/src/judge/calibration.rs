@@ -38,6 +38,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};
 
+use super::corrected::{corrected_pass_rate, CorrectedPassRate};
 use super::verdict_file::HumanVerdict;
 use super::{Criterion, Outcome, Verdict};
 use crate::hashing::{HashMap, HashMapExt};
@@ -272,6 +273,11 @@ pub struct CriterionCalibration {
     pub warnings: Vec<CalibrationWarning>,
     /// The paired items where they differ, in the human file's order.
     pub disagreements: Vec<Disagreement>,
+    /// The judge's pass rate on this criterion (all its scored verdicts) corrected for the
+    /// sensitivity and specificity measured here (Rogan–Gladen), with its interval (empty in a
+    /// report made before it was computed).
+    #[serde(default)]
+    pub corrected_pass_rate: CorrectedPassRate,
 }
 
 /// Cohen's κ of a 2×2 table and its standard error.
@@ -374,7 +380,13 @@ pub fn calibrate(judge: &[Verdict], human: &[HumanVerdict]) -> Calibration {
                         human_by_item[item],
                     )
                 });
-            calibrate_criterion(criterion, pairs, judge_without_human)
+            let (judge_pass, judge_fail) = judge_outcomes(judge, criterion);
+            calibrate_criterion(
+                criterion,
+                pairs,
+                judge_without_human,
+                (judge_pass, judge_fail),
+            )
         })
         .collect();
     Calibration {
@@ -442,6 +454,7 @@ pub fn merge_calibrations(parts: &[&Calibration], judge: &[Verdict]) -> Option<C
                 .len() as u64;
             let judged_by_both = counts.confusion.total() + counts.judge_unscored;
             counts.judge_without_human = judge_items.saturating_sub(judged_by_both);
+            (counts.judge_pass, counts.judge_fail) = judge_outcomes(judge, criterion);
             Some(criterion_calibration(criterion, counts, disagreements))
         })
         .collect();
@@ -452,10 +465,22 @@ pub fn merge_calibrations(parts: &[&Calibration], judge: &[Verdict]) -> Option<C
     })
 }
 
+/// The judge's passes and fails on `criterion`, counted as its summary counts them.
+fn judge_outcomes(judge: &[Verdict], criterion: Criterion) -> (u64, u64) {
+    let of = |outcome| {
+        judge
+            .iter()
+            .filter(|verdict| verdict.criterion == criterion && verdict.verdict == outcome)
+            .count() as u64
+    };
+    (of(Outcome::Pass), of(Outcome::Fail))
+}
+
 fn calibrate_criterion<'a>(
     criterion: Criterion,
     pairs: impl Iterator<Item = ((&'a str, usize, Criterion), Option<Outcome>, Outcome)>,
     judge_without_human: u64,
+    (judge_pass, judge_fail): (u64, u64),
 ) -> CriterionCalibration {
     let mut confusion = Confusion::default();
     let mut judge_unscored = 0;
@@ -480,6 +505,8 @@ fn calibrate_criterion<'a>(
         }
     }
     let counts = PairCounts {
+        judge_pass,
+        judge_fail,
         confusion,
         judge_unscored,
         human_without_judge,
@@ -492,6 +519,9 @@ fn calibrate_criterion<'a>(
 /// of sessions.
 #[derive(Debug, Clone, Copy, Default)]
 struct PairCounts {
+    /// The judge's passes and fails on the criterion over all its verdicts, paired or not.
+    judge_pass: u64,
+    judge_fail: u64,
     confusion: Confusion,
     judge_unscored: u64,
     human_without_judge: u64,
@@ -505,6 +535,8 @@ fn criterion_calibration(
     disagreements: Vec<Disagreement>,
 ) -> CriterionCalibration {
     let PairCounts {
+        judge_pass,
+        judge_fail,
         confusion,
         judge_unscored,
         human_without_judge,
@@ -583,6 +615,7 @@ fn criterion_calibration(
         fail_recall: Rate::new(confusion.both_fail, human_fail),
         warnings,
         disagreements,
+        corrected_pass_rate: corrected_pass_rate(judge_pass, judge_fail, &confusion),
     }
 }
 
@@ -684,6 +717,7 @@ mod tests {
                     .iter()
                     .map(|(judge, human)| (("s", 1, Criterion::RightTool), Some(*judge), *human)),
                 0,
+                (0, 0),
             );
             let [our_low, our_high] = calibration.kappa_interval.unwrap();
             assert!(
@@ -802,6 +836,7 @@ mod tests {
                 .into_iter()
                 .map(|(judge, human)| (("s", 1, Criterion::ResultUsed), Some(judge), human)),
             0,
+            (0, 0),
         );
         assert_eq!(good.paired, 70);
         assert!(good.warnings.is_empty(), "{:?}", good.warnings);
@@ -813,6 +848,7 @@ mod tests {
                 .into_iter()
                 .map(|(judge, human)| (("s", 1, Criterion::ResultUsed), Some(judge), human)),
             0,
+            (0, 0),
         );
         assert!(matches!(
             weak.warnings[..],
@@ -904,5 +940,57 @@ mod tests {
                 prop_assert!(low <= rate && rate <= high);
             }
         }
+    }
+
+    #[test]
+    fn the_corrected_pass_rate_is_over_all_the_judges_verdicts_and_survives_merging() {
+        use crate::test_support::verdict;
+        // Ten judged calls, 7 passed; the human saw four: the judge passed both of the human's
+        // passes (Se = 1) and one of its two fails (Sp = 0.5): π = (0.7 + 0.5 − 1) / 0.5 = 0.4.
+        let outcomes = [
+            Outcome::Pass,
+            Outcome::Pass,
+            Outcome::Pass,
+            Outcome::Fail,
+            Outcome::Pass,
+            Outcome::Pass,
+            Outcome::Pass,
+            Outcome::Pass,
+            Outcome::Fail,
+            Outcome::Fail,
+        ];
+        let judge: Vec<Verdict> = outcomes
+            .iter()
+            .enumerate()
+            .map(|(index, outcome)| {
+                verdict(
+                    &format!("s{index}"),
+                    1,
+                    "t",
+                    Criterion::RightTool,
+                    *outcome,
+                    "r",
+                )
+            })
+            .collect();
+        let humans = [
+            human("s0", 1, Criterion::RightTool, Outcome::Pass),
+            human("s1", 1, Criterion::RightTool, Outcome::Pass),
+            human("s2", 1, Criterion::RightTool, Outcome::Fail),
+            human("s3", 1, Criterion::RightTool, Outcome::Fail),
+        ];
+        let calibration = calibrate(&judge, &humans);
+        let corrected = &calibration.criteria[0].corrected_pass_rate;
+        assert_eq!((corrected.observed, corrected.judged), (Some(0.7), 10));
+        assert_eq!(
+            (corrected.sensitivity, corrected.specificity),
+            (Some(1.0), Some(0.5))
+        );
+        assert!((corrected.corrected.unwrap() - 0.4).abs() < 1e-12);
+        // Two parts, their calibrations merged: the same correction.
+        let first = calibrate(&judge[..5], &humans);
+        let second = calibrate(&judge[5..], &[]);
+        let merged = merge_calibrations(&[&first, &second], &judge).unwrap();
+        assert_eq!(merged.criteria[0].corrected_pass_rate, *corrected);
     }
 }

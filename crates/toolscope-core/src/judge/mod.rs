@@ -55,6 +55,7 @@
 pub mod cache;
 pub mod calibration;
 pub mod call_list;
+pub mod corrected;
 pub mod cost;
 pub mod in_report;
 pub mod sample;

@@ -7,7 +7,7 @@ use toolscope_core::judge::in_report::JudgeReport;
 use toolscope_core::judge::summary::CriterionCounts;
 
 use super::{cap_note, hint, number_cell, table, text_cell};
-use crate::format::{decimal, interval, rate_with_counts};
+use crate::format::{decimal, interval, percent, rate_with_counts};
 use crate::markup::Markup;
 use crate::{MAX_PROBLEM_ROWS, MAX_TOOL_ROWS};
 
@@ -152,6 +152,9 @@ fn calibration_table(markup: &mut Markup, calibration: &Calibration) {
         ("κ 95 % interval", true),
         ("Fail precision", true),
         ("Fail recall", true),
+        ("Judge pass rate", true),
+        ("Corrected pass rate", true),
+        ("Corrected 95 % interval", true),
     ];
     table(markup, &columns, |markup| {
         for row in &calibration.criteria {
@@ -166,6 +169,15 @@ fn calibration_table(markup: &mut Markup, calibration: &Calibration) {
                 number_cell(markup, interval(row.kappa_interval));
                 number_cell(markup, rate_with_counts(&row.fail_precision));
                 number_cell(markup, rate_with_counts(&row.fail_recall));
+                let corrected = &row.corrected_pass_rate;
+                number_cell(markup, percent(corrected.observed));
+                number_cell(
+                    markup,
+                    corrected
+                        .corrected
+                        .map_or_else(|| "undefined".to_string(), |rate| percent(Some(rate))),
+                );
+                number_cell(markup, interval(corrected.interval));
             });
         }
     });
