@@ -27,11 +27,28 @@ pub fn write_replacing(path: &Path, bytes: &[u8]) -> Result<()> {
     let mut prefix = std::ffi::OsString::from(".");
     prefix.push(name);
     prefix.push(".");
-    let mut partial = tempfile::Builder::new()
-        .prefix(&prefix)
-        .suffix(".partial")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".partial");
+    // As `fs::write` would make it: readable by others as the umask allows (a bundle is served
+    // by a web server, a report read by teammates), not the temporary file's owner-only mode.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut partial = builder
         .tempfile_in(folder)
         .with_context(|| format!("writing {shown}"))?;
+    // A file replaced keeps its mode, as it did when written in place.
+    let replaced = fs::symlink_metadata(path)
+        .ok()
+        .filter(|metadata| metadata.is_file());
+    if let Some(metadata) = replaced {
+        partial
+            .as_file()
+            .set_permissions(metadata.permissions())
+            .with_context(|| format!("writing {shown}"))?;
+    }
     partial
         .write_all(bytes)
         .and_then(|()| partial.as_file().sync_all())
@@ -115,6 +132,25 @@ mod tests {
         // Nothing else is left beside it.
         let names: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 2);
+    }
+
+    #[test]
+    fn a_new_file_gets_the_mode_fs_write_gives_and_a_replaced_one_keeps_its_own() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain");
+        fs::write(&plain, "x").unwrap();
+        let written = dir.path().join("index.html");
+        write_replacing(&written, b"x").unwrap();
+        let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(
+            mode(&written),
+            mode(&plain),
+            "readable as any file written here"
+        );
+        fs::set_permissions(&written, fs::Permissions::from_mode(0o600)).unwrap();
+        write_replacing(&written, b"y").unwrap();
+        assert_eq!(mode(&written), 0o600);
     }
 
     #[test]
