@@ -16,7 +16,7 @@ use crate::judge::verdict_file::{
 };
 use crate::judge::Verdict;
 use crate::model::ToolDef;
-use crate::report::{InputSummary, Report};
+use crate::report::{read_report, InputSummary, ReadReportError, Report};
 
 /// Everything read from the inputs that are not traces.
 #[derive(Debug, Default)]
@@ -83,7 +83,8 @@ impl<'a> Gathered<'a> {
                 self.verdict_files
                     .push((input.name, start..self.verdicts.len(), false));
             }
-            Role::Baseline => match serde_json::from_slice::<Report>(input.bytes) {
+            // Someone else may have written it: refused unless possible, like `diff`'s.
+            Role::Baseline => match read_report(input.bytes) {
                 Ok(report) => {
                     summary.count("baseline sessions", report.sessions.len());
                     if self.baseline.is_some() {
@@ -95,12 +96,19 @@ impl<'a> Gathered<'a> {
                     }
                     self.baseline = Some(Box::new(report));
                 }
-                Err(error) => diagnostics.push(Diagnostic::error(
+                Err(error @ ReadReportError::Impossible(_)) => {
+                    diagnostics.push(Diagnostic::error(input.name, None, error.to_string()))
+                }
+                Err(_) => diagnostics.push(Diagnostic::error(
                     input.name,
                     None,
                     format!(
-                        "a toolscope report JSON that cannot be read ({error}); make it again with \
-                         this version's toolscope report --json"
+                        "a toolscope report JSON that cannot be read ({}); make it again with \
+                         this version's toolscope report --json",
+                        // What serde says is wrong, where.
+                        serde_json::from_slice::<Report>(input.bytes)
+                            .err()
+                            .map_or_else(String::new, |error| error.to_string())
                     ),
                 )),
             },

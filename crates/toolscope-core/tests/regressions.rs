@@ -74,3 +74,41 @@ fn wilson_interval_of_more_successes_than_trials_is_none_not_a_panic() {
     assert_eq!(wilson_95(7, 5), None);
     assert_eq!(wilson_95(u64::MAX, 1), None);
 }
+
+/// Found by the hostile-report probe: a baseline report given to the analysis (the page's
+/// compare view, a file of role `baseline`) was parsed and used without the check `diff` makes,
+/// so a baseline claiming 2^64−1 calls in a session became a loop bound when compared. It is now
+/// read by the one reader of reports and refused, naming the field, like `diff`'s.
+#[test]
+fn an_impossible_baseline_is_refused_by_the_analysis_naming_the_field() {
+    use toolscope_core::{Analysis, InputFile, Options, Role};
+    let traces = br#"{"session_id": "a", "events": [{"type": "user", "content": "hi"}, {"type": "tool_use", "name": "f", "args": {}}]}"#;
+    let report = toolscope_core::analyze(
+        &[InputFile::new("s.jsonl", traces, Role::Traces)],
+        &Options::default(),
+    );
+    let mut value = serde_json::to_value(&report).unwrap();
+    value["sessions"][0]["calls"] = serde_json::Value::from(u64::MAX);
+    value["summary"]["calls"] = serde_json::Value::from(u64::MAX);
+    let bytes = serde_json::to_vec(&value).unwrap();
+    let analysis = Analysis::new(
+        &[
+            InputFile::new("s.jsonl", traces, Role::Traces),
+            InputFile::new("base.json", &bytes, Role::Baseline),
+        ],
+        &Options::default(),
+        &mut |_| {},
+    );
+    assert!(analysis.baseline().is_none());
+    let error = analysis
+        .report()
+        .diagnostics
+        .iter()
+        .map(ToString::to_string)
+        .find(|text| text.starts_with("base.json"))
+        .expect("the baseline is named");
+    assert!(
+        error.contains("error: an impossible report: summary.calls"),
+        "{error}"
+    );
+}

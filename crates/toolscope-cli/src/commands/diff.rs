@@ -4,6 +4,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use toolscope_core::compare::diff::{diff, DiffOptions, Verdict};
+use toolscope_core::report::{read_report, ReadReportError};
 use toolscope_core::{Report, MAX_FILE_BYTES};
 
 use super::report_diagnostics;
@@ -109,40 +110,10 @@ pub(super) fn read_report_json(path: &Path) -> Result<Option<Report>> {
         bail!("{name}: larger than {MAX_FILE_BYTES} bytes, the most toolscope reads from one file");
     }
     let bytes = std::fs::read(path).with_context(|| format!("reading {name}"))?;
-    let report = parse_report(&bytes, &name.to_string())?;
-    if let Some(report) = &report {
-        // Someone else may have written it: no number of it is used before it is possible.
-        report
-            .check_possible(bytes.len() as u64)
-            .map_err(|error| anyhow::anyhow!("{name}: an impossible report: {error}"))?;
+    // Someone else may have written it: no number of it is used before it is possible.
+    match read_report(&bytes) {
+        Ok(report) => Ok(Some(report)),
+        Err(ReadReportError::NotAReport) => Ok(None),
+        Err(error) => Err(anyhow::anyhow!("{name}: {error}")),
     }
-    Ok(report)
-}
-
-/// The report in `bytes` when they are a toolscope report JSON; None when something else.
-fn parse_report(bytes: &[u8], name: &str) -> Result<Option<Report>> {
-    // A report parses straight into its type (half the time of a `Value` first, which matters
-    // for `merge` of large parts); anything else is looked at as a `Value` to say what it is.
-    if let Ok(report) = serde_json::from_slice::<Report>(bytes) {
-        return Ok(Some(report));
-    }
-    let Ok(value) = serde_json::from_slice::<serde_json::Value>(bytes) else {
-        return Ok(None);
-    };
-    let is_report = value.as_object().is_some_and(|object| {
-        ["toolscope_version", "summary", "sessions"]
-            .iter()
-            .all(|key| object.contains_key(*key))
-    });
-    if !is_report {
-        return Ok(None);
-    }
-    serde_json::from_value::<Report>(value)
-        .map(Some)
-        .with_context(|| {
-            format!(
-                "{name}: a toolscope report JSON that cannot be read (made by another version? \
-                 make it again with this one's `toolscope report --json`)"
-            )
-        })
 }

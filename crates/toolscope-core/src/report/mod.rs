@@ -6,6 +6,7 @@ mod counted;
 pub mod csv;
 mod detail;
 mod possible;
+mod read;
 mod renamed_files;
 pub mod rows;
 mod summary;
@@ -16,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 pub use detail::{Omitted, SUMMARY_DIAGNOSTICS, SUMMARY_FINDINGS};
 pub use possible::{ImpossibleReport, MAX_CALLS_PER_REPORT_BYTE};
+pub use read::{read_report, ReadReportError};
 pub(crate) use summary::CheckRows;
 pub use summary::{
     summarize_checks, summarize_sessions, KindCount, SessionSummary, Summary, ToolUsage,
