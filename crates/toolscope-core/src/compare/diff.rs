@@ -890,4 +890,129 @@ mod tests {
         );
         assert!(diff(&base, &base, &DiffOptions::default()).notes.is_empty());
     }
+
+    /// `n` sessions, each one user turn with one call and its result, labelled by turn and by
+    /// task: `session(i)` gives the expected tool, the tool called, and whether its result is an
+    /// error. The task expects `lookup_order` with the call's own argument, so a call of another
+    /// tool misses its action.
+    fn report_of_sessions(
+        n: usize,
+        session: impl Fn(usize) -> (&'static str, &'static str, bool),
+    ) -> Report {
+        let (mut sessions, mut labels) = (String::new(), String::new());
+        for i in 0..n {
+            let (expected, called, error) = session(i);
+            let status = if error { "error" } else { "ok" };
+            sessions.push_str(&format!(
+                r#"{{"session_id": "s{i:03}", "events": [{{"type": "user", "content": "where is 7Q{i}"}}, {{"type": "tool_use", "call_id": "c", "name": "{called}", "args": {{"q": "7Q{i}"}}}}, {{"type": "tool_result", "call_id": "c", "status": "{status}", "content": "r"}}, {{"type": "assistant", "content": "done"}}]}}"#
+            ));
+            sessions.push('\n');
+            labels.push_str(&format!(
+                r#"{{"session_id": "s{i:03}", "turn": 0, "expected_tool": "{expected}"}}
+{{"session_id": "s{i:03}", "expected_actions": [{{"name": "lookup_order", "arguments": {{"q": "7Q{i}"}}}}]}}
+"#
+            ));
+        }
+        crate::test_support::report_of(&sessions, &labels)
+    }
+
+    #[test]
+    fn alpha_decides_every_ratio_metrics_verdict() {
+        // One case per ratio metric the issue named: a run with `wrong` sessions changed against
+        // one with none, at α = 0.2 and 0.01. At each α the verdict is what that α decides (the
+        // 1 − α interval for a bootstrap, p < α for a test), the 99 % interval holds the 80 %
+        // one, and some change is significant at 0.2 and not at 0.01.
+        type Session = fn(usize, usize) -> (&'static str, &'static str, bool);
+        let cases: [(&str, Session); 5] = [
+            // The first 30 sessions ask for search_docs; the changed ones call lookup_order.
+            ("per_tool.lookup_order.precision", |i, wrong| {
+                let expected = if i < 30 {
+                    "search_docs"
+                } else {
+                    "lookup_order"
+                };
+                let called = if i < wrong { "lookup_order" } else { expected };
+                (expected, called, false)
+            }),
+            ("per_tool.lookup_order.recall", |i, wrong| {
+                (
+                    "lookup_order",
+                    if i < wrong {
+                        "search_docs"
+                    } else {
+                        "lookup_order"
+                    },
+                    false,
+                )
+            }),
+            ("per_tool.lookup_order.f1", |i, wrong| {
+                (
+                    "lookup_order",
+                    if i < wrong {
+                        "search_docs"
+                    } else {
+                        "lookup_order"
+                    },
+                    false,
+                )
+            }),
+            ("tool_errors.rate", |i, wrong| {
+                ("lookup_order", "lookup_order", i < wrong)
+            }),
+            ("tasks.actions_matched", |i, wrong| {
+                (
+                    "lookup_order",
+                    if i < wrong {
+                        "search_docs"
+                    } else {
+                        "lookup_order"
+                    },
+                    false,
+                )
+            }),
+        ];
+        for (name, session) in cases {
+            let base = report_of_sessions(60, |i| session(i, 0));
+            let mut differs = false;
+            for wrong in 1..=20 {
+                let current = report_of_sessions(60, |i| session(i, wrong));
+                let at = |alpha: f64| {
+                    let options = DiffOptions {
+                        alpha,
+                        ..DiffOptions::default()
+                    };
+                    (
+                        metric(&diff(&base, &current, &options), name).clone(),
+                        alpha,
+                    )
+                };
+                let (loose, strict) = (at(0.2), at(0.01));
+                for (row, alpha) in [&loose, &strict] {
+                    let significant = match (row.p_adjusted.or(row.p_value), row.interval) {
+                        (Some(p), _) => p < *alpha,
+                        (None, Some([low, high])) => low > 0.0 || high < 0.0,
+                        (None, None) => panic!("{name}: no test at {wrong}"),
+                    };
+                    let changed = matches!(row.verdict, Verdict::Better | Verdict::Worse);
+                    assert_eq!(
+                        changed, significant,
+                        "{name} at α = {alpha}, {wrong} changed"
+                    );
+                }
+                if let (Some([low_80, high_80]), Some([low_99, high_99])) =
+                    (loose.0.interval, strict.0.interval)
+                {
+                    assert!(
+                        low_99 <= low_80 && high_80 <= high_99,
+                        "{name}, {wrong}: the 80 % interval inside the 99 % one"
+                    );
+                }
+                differs |= loose.0.verdict != strict.0.verdict;
+            }
+            assert!(
+                differs,
+                "{name}: some change is decided differently at α = 0.2 and 0.01"
+            );
+        }
+    }
 }
