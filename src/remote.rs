@@ -9,7 +9,8 @@ use js_sys::{Reflect, Uint8Array};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use toolscope_core::share::fragment::HostedSource;
-use toolscope_core::share::{digest, hosted, manifest, MAX_HOSTED_BYTES};
+use toolscope_core::share::open::list_manifest;
+use toolscope_core::share::{hosted, manifest, MAX_HOSTED_BYTES};
 use url::Url;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -66,7 +67,7 @@ pub fn load(state: AppState, sources: Vec<HostedSource>, key: Option<String>) {
             } else {
                 files.push((
                     HostedFile {
-                        name: name_of(&url),
+                        name: hosted::file_name(&url),
                         url: url.to_string(),
                         role: source.role,
                         sha256: source.sha256.clone(),
@@ -83,7 +84,8 @@ pub fn load(state: AppState, sources: Vec<HostedSource>, key: Option<String>) {
     });
 }
 
-/// The files a manifest lists, fetched relative to it; its title and options are taken.
+/// The files a manifest lists, fetched relative to it (`share::open::list_manifest`, as
+/// `toolscope open` reads them); its title and options are taken.
 async fn open_manifest(
     state: &AppState,
     job: u32,
@@ -92,39 +94,33 @@ async fn open_manifest(
     done: &mut u64,
     errors: &mut Vec<String>,
 ) -> Vec<(HostedFile, web_sys::Blob)> {
-    if let Some(expected) = &source.sha256 {
-        if let Err(error) = digest::check(&fetched.bytes, expected) {
-            errors.push(format!("{}: {error}", fetched.url));
-            return Vec::new();
-        }
-    }
-    let listed = match manifest::parse(&fetched.bytes) {
+    let listed = match list_manifest(source, &fetched.url, &fetched.bytes) {
         Ok(listed) => listed,
-        Err(error) => {
-            errors.push(format!("{}: {error}", fetched.url));
+        Err(message) => {
+            errors.push(message);
             return Vec::new();
         }
     };
-    state.title.set(listed.title.clone());
-    if let Some(options) = listed.options {
+    state.title.set(listed.manifest.title.clone());
+    if let Some(options) = listed.manifest.options {
         state.options.set(options);
     }
     let mut files = Vec::new();
-    for file in listed.files {
-        let url = match hosted::resolve(&file.path, &fetched.url) {
-            Ok(url) => url,
-            Err(error) => {
-                errors.push(error.to_string());
+    for listed_file in listed.files {
+        let (file, url) = match listed_file {
+            Ok(listed_file) => listed_file,
+            Err(message) => {
+                errors.push(message);
                 continue;
             }
         };
         match fetch_bounded(state, job, &url, done).await {
             Ok(bytes) => files.push((
                 HostedFile {
-                    name: file.shown_name().to_string(),
-                    url: url.to_string(),
+                    name: file.name,
+                    url: file.url,
                     role: file.role,
-                    sha256: file.sha256.clone(),
+                    sha256: file.sha256,
                 },
                 to_blob(&bytes.bytes),
             )),
@@ -151,23 +147,6 @@ pub fn bundled_manifest() -> Option<String> {
         .ok()??;
     meta.get_attribute("content")
         .filter(|content| !content.is_empty())
-}
-
-/// The last segment of the URL's path, decoded, as the file's name.
-fn name_of(url: &Url) -> String {
-    let segment = url
-        .path_segments()
-        .and_then(|mut segments| segments.next_back())
-        .filter(|segment| !segment.is_empty())
-        .unwrap_or("download");
-    percent_decode(segment)
-}
-
-fn percent_decode(text: &str) -> String {
-    url::form_urlencoded::parse(format!("n={}", text.replace('+', "%2B")).as_bytes())
-        .next()
-        .map(|(_, value)| value.into_owned())
-        .unwrap_or_else(|| text.to_string())
 }
 
 /// Downloads `url` with no credentials, counting bytes against [`MAX_HOSTED_BYTES`] as they

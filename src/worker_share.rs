@@ -2,7 +2,8 @@
 //! (digests, sealed files), packing the files into a link and sealing them. The work is the
 //! core's (`toolscope_core::share`); this only moves bytes between the page and it.
 
-use toolscope_core::share::{data_link, digest, sealed, Shared, SharedFile};
+use toolscope_core::share::open::{self, FetchedFile};
+use toolscope_core::share::{data_link, sealed, Shared, SharedFile};
 use toolscope_core::Options;
 
 use crate::protocol::{FileSpec, HostedFile, Reply};
@@ -10,61 +11,31 @@ use crate::protocol::{FileSpec, HostedFile, Reply};
 /// What to post: a reply and the bytes that go beside it.
 pub type Posted = (Reply, Vec<Vec<u8>>);
 
-/// The files a data link carries, or why there are none.
+/// The files a data link carries, or why there are none (`share::open`, as `toolscope open`).
 pub fn open_data(job: u32, value: &str) -> Posted {
-    match data_link::decode(value) {
-        Ok(shared) => opened(job, shared.files, Some(shared.options), Vec::new()),
-        Err(error) => opened(
-            job,
-            Vec::new(),
-            None,
-            vec![format!("The link's data: {error}")],
-        ),
-    }
+    opened(job, open::open_data(value))
 }
 
 /// The downloaded files, each checked against its digest; sealed files opened with `key`. A
-/// file that fails is named in the errors and the others still open.
+/// file that fails is named in the errors and the others still open (`share::open`).
 pub fn open_hosted(
     job: u32,
     files: Vec<HostedFile>,
     contents: Vec<Vec<u8>>,
     key: Option<&str>,
 ) -> Posted {
-    let mut opened_files = Vec::new();
-    let mut options: Option<Options> = None;
-    let mut errors = Vec::new();
-    for (file, bytes) in files.into_iter().zip(contents) {
-        if let Some(expected) = &file.sha256 {
-            if let Err(error) = digest::check(&bytes, expected) {
-                errors.push(format!("{}: {error}", file.url));
-                continue;
-            }
-        }
-        if !sealed::is_sealed(&bytes) {
-            opened_files.push(SharedFile {
-                name: file.name,
-                role: file.role,
-                bytes,
-            });
-            continue;
-        }
-        let Some(key) = key else {
-            errors.push(format!(
-                "{}: an encrypted toolscope file, but the link has no key (key=…); ask for the whole link",
-                file.url
-            ));
-            continue;
-        };
-        match sealed::ShareKey::parse(key).and_then(|key| sealed::open(&bytes, &key)) {
-            Ok(shared) => {
-                options = Some(shared.options);
-                opened_files.extend(shared.files);
-            }
-            Err(error) => errors.push(format!("{}: {error}", file.url)),
-        }
-    }
-    opened(job, opened_files, options, errors)
+    let fetched = files
+        .into_iter()
+        .zip(contents)
+        .map(|(file, bytes)| FetchedFile {
+            name: file.name,
+            url: file.url,
+            role: file.role,
+            sha256: file.sha256,
+            bytes,
+        })
+        .collect();
+    opened(job, open::open_fetched(fetched, key))
 }
 
 /// A data link's value for the files, or None when they could never fit in a link.
@@ -122,12 +93,12 @@ fn shared(files: Vec<FileSpec>, contents: Vec<Vec<u8>>, options: Options) -> Sha
     }
 }
 
-fn opened(
-    job: u32,
-    files: Vec<SharedFile>,
-    options: Option<Options>,
-    errors: Vec<String>,
-) -> Posted {
+fn opened(job: u32, opened: open::Opened) -> Posted {
+    let open::Opened {
+        files,
+        options,
+        errors,
+    } = opened;
     let (specs, contents) = files
         .into_iter()
         .map(|file| {
@@ -196,26 +167,6 @@ mod tests {
             (8, vec![spec("a.json")], Vec::<String>::new())
         );
         assert_eq!(bytes, vec![b"[1]".to_vec()]);
-    }
-
-    #[test]
-    fn a_bad_digest_drops_only_its_file_and_says_so() {
-        let good = digest::sha256_hex(b"good");
-        let (reply, bytes) = open_hosted(
-            1,
-            vec![hosted("a", Some(good)), hosted("b", Some("0".repeat(64)))],
-            vec![b"good".to_vec(), b"bad".to_vec()],
-            None,
-        );
-        let Reply::Opened { files, errors, .. } = reply else {
-            panic!("opened");
-        };
-        assert_eq!(files.len(), 1);
-        assert_eq!(bytes, vec![b"good".to_vec()]);
-        assert!(
-            errors[0].starts_with("https://h/b: its SHA-256 is"),
-            "{errors:?}"
-        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  serve, launch, open, loadFiles, waitForReport, cliReport, downloadText, FIXTURES, DEMO,
+  serve, launch, open, loadFiles, waitForReport, cli, cliReport, downloadText, FIXTURES, DEMO,
 } from './support.mjs';
 
 const SEED = join(FIXTURES, 'seed');
@@ -88,6 +88,8 @@ test('a data link reopens the same report, the same view, byte for byte', async 
 
   const link = await dataLink(page);
   assert.match(link, /#data=1\.[A-Za-z0-9_-]+&view=selection$/);
+  // The CLI opens the link the page made to the same report (`toolscope open`: the same code).
+  assert.deepEqual(JSON.parse(cli(['open', '--json', link])), JSON.parse(before.toString()));
   const length = await page.getByTestId('share-length').getAttribute('data-length');
   assert.equal(Number(length), link.length);
   assert.match(await page.getByTestId('share-note').innerText(), /Short enough/);
@@ -203,6 +205,8 @@ test('an encrypted file opens with its key, and a wrong key or a flipped byte sh
   const reopened = await open(browser, link, errors);
   await waitForReport(reopened);
   assert.ok((await reportJson(reopened)).equals(before), 'the report JSON is byte-identical');
+  // The CLI fetches and opens the same hosted file with the link's key.
+  assert.deepEqual(JSON.parse(cli(['open', '--json', link])), JSON.parse(before.toString()));
 
   const wrongKey = link.replace(key, `${key.slice(0, 5)}${key[5] === 'A' ? 'B' : 'A'}${key.slice(6)}`);
   const flipped = Buffer.from(sealed.bytes);

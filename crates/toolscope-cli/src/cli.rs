@@ -31,6 +31,10 @@ pub enum Command {
     /// Write a folder for any static host: the page's built files (scripts/build-site writes
     /// them to dist/), the inputs and a manifest that opens them.
     Bundle(BundleArgs),
+    /// Open what was shared without a browser: a data link, a link to hosted files, a sealed
+    /// .tsenc file or a bundle folder; every digest checked and sealed files decrypted as the
+    /// page does, then the report printed as `report` prints it.
+    Open(OpenArgs),
     /// Ask a model (with your key) four questions per tool call and write its verdicts as JSON
     /// Lines, for `toolscope report --verdicts`.
     Judge(JudgeArgs),
@@ -165,24 +169,8 @@ pub struct ReportArgs {
     pub inputs: InputArgs,
     #[command(flatten)]
     pub metrics: MetricArgs,
-    /// Print the report as JSON (documented in docs/report-json.md).
-    #[arg(long)]
-    pub json: bool,
-    /// With --json: the summary report, every aggregate without the per-session, per-problem,
-    /// per-turn, per-task and per-verdict lists, so it stays small whatever the input (a CI
-    /// baseline; `diff` and `gate --baseline` compare it unpaired, from its totals).
-    #[arg(long, requires = "json")]
-    pub summary: bool,
-    /// With --json: the JSON on one line, without indentation (the same value in about 60 % of
-    /// the bytes, quicker to write and to read; for pipes and large reports).
-    #[arg(long, requires = "json")]
-    pub compact: bool,
-    /// Also write the report as one self-contained HTML file (no script, charts inline) to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
-    /// The HTML report's title (default: "toolscope report").
-    #[arg(long, value_name = "TEXT", requires = "html")]
-    pub title: Option<String>,
+    #[command(flatten)]
+    pub output: ReportOutputArgs,
     /// With --html: name the inputs in the HTML report (and so in this run's output) by their
     /// paths as given (default: by their base names, so no local path such as /home/you/... is
     /// in a file you pass on).
@@ -304,6 +292,57 @@ fn alpha_parser(text: &str) -> Result<f64, String> {
         Ok(alpha) if alpha > 0.0 && alpha < 1.0 => Ok(alpha),
         _ => Err("the significance level must be a number between 0 and 1, e.g. 0.05".into()),
     }
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "SOURCE is a link as `toolscope share`, `toolscope bundle` or the page make it \
+(`https://host/page/#data=…`, `…#src=URL&key=…`, or only the part from # on), a sealed file (.tsenc) \
+or a folder `toolscope bundle` wrote. Hosted files are fetched over https (http only on this \
+machine) with no cookies or credentials, up to 512 MiB each; a redirect to another scheme is \
+refused. The link is never printed: it can carry a key. Exit codes: 0 opened and no problem found, \
+1 problems found, 2 a file could not be opened (a digest that does not match, a wrong or missing \
+key, a download that failed) or usage error; what opened is still reported. docs/share.md."
+)]
+pub struct OpenArgs {
+    /// A link, a sealed file (.tsenc) or a bundle folder.
+    #[arg(value_name = "SOURCE")]
+    pub source: String,
+    /// The key of a sealed file: as a link writes it after `key=`, or a whole link that has one.
+    /// A link's own key comes first. From the environment, it stays out of the shell's history
+    /// and the process list.
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "TOOLSCOPE_SHARE_KEY",
+        hide_env_values = true
+    )]
+    pub key: Option<String>,
+    #[command(flatten)]
+    pub output: ReportOutputArgs,
+}
+
+/// How a report is printed (`report`, `open`).
+#[derive(Debug, Args)]
+pub struct ReportOutputArgs {
+    /// Print the report as JSON (documented in docs/report-json.md).
+    #[arg(long)]
+    pub json: bool,
+    /// With --json: the summary report, every aggregate without the per-session, per-problem,
+    /// per-turn, per-task and per-verdict lists, so it stays small whatever the input (a CI
+    /// baseline; `diff` and `gate --baseline` compare it unpaired, from its totals).
+    #[arg(long, requires = "json")]
+    pub summary: bool,
+    /// With --json: the JSON on one line, without indentation (the same value in about 60 % of
+    /// the bytes, quicker to write and to read; for pipes and large reports).
+    #[arg(long, requires = "json")]
+    pub compact: bool,
+    /// Also write the report as one self-contained HTML file (no script, charts inline) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// The HTML report's title (default: "toolscope report").
+    #[arg(long, value_name = "TEXT", requires = "html")]
+    pub title: Option<String>,
 }
 
 #[derive(Debug, Args)]

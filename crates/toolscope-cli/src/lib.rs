@@ -22,6 +22,7 @@
 
 mod cli;
 mod commands;
+mod fetch;
 mod http;
 mod inputs;
 mod output;

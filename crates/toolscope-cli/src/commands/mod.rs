@@ -6,6 +6,7 @@ mod diff;
 mod gate;
 mod judge;
 mod merge;
+mod open;
 pub(crate) mod report;
 mod score;
 mod share;
@@ -25,6 +26,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Report(args) => report::run(&args),
         Command::Share(args) => share::run(&args),
         Command::Bundle(args) => bundle::run(&args),
+        Command::Open(args) => open::run(&args),
         Command::Judge(args) => judge::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::Gate(args) => gate::run(&args),

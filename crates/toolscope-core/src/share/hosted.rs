@@ -14,11 +14,11 @@ pub fn resolve(text: &str, base: &str) -> Result<Url, ShareError> {
     let url = Url::options()
         .base_url(base.as_ref())
         .parse(text.trim())
-        .map_err(|error| ShareError::BadUrl(format!("{}: not a URL ({error})", shown(text))))?;
+        .map_err(|error| ShareError::BadUrl(format!("{}: not a URL ({error})", shown_url(text))))?;
     if !url.username().is_empty() || url.password().is_some() {
         return Err(ShareError::BadUrl(format!(
             "{}: has a user name or password in it; toolscope sends no credentials, so host the file where anyone with the link can read it",
-            shown(text)
+            shown_url(text)
         )));
     }
     match url.scheme() {
@@ -26,7 +26,7 @@ pub fn resolve(text: &str, base: &str) -> Result<Url, ShareError> {
         "http" if is_loopback(&url) => Ok(url),
         _ => Err(ShareError::BadUrl(format!(
             "{}: not https; toolscope fetches only https URLs (and http on this machine, for local servers)",
-            shown(url.as_str())
+            shown_url(url.as_str())
         ))),
     }
 }
@@ -40,8 +40,8 @@ pub fn check_redirect(requested: &Url, landed: &str) -> Result<(), ShareError> {
     } else {
         Err(ShareError::BadUrl(format!(
             "{}: redirected to {}, another scheme; toolscope follows no such redirect",
-            shown(requested.as_str()),
-            shown(landed)
+            shown_url(requested.as_str()),
+            shown_url(landed)
         )))
     }
 }
@@ -55,7 +55,7 @@ pub fn status_message(url: &str, status: u16) -> String {
         500..=599 => "the host failed; try again later".to_string(),
         _ => "not a file toolscope can read".to_string(),
     };
-    format!("{}: HTTP {status}, {what}", shown(url))
+    format!("{}: HTTP {status}, {what}", shown_url(url))
 }
 
 /// What to tell the user when a fetch failed without an HTTP status: the browser hides why, but
@@ -65,12 +65,12 @@ pub fn network_message(url: &str, page_origin: &str, is_reachable: bool) -> Stri
     if is_reachable {
         format!(
             "{}: the host does not let other pages read this file (CORS). It must answer with the header `Access-Control-Allow-Origin: *` (or `Access-Control-Allow-Origin: {page_origin}`); GitHub raw files, gists, GitHub Pages and most static hosts do.",
-            shown(url)
+            shown_url(url)
         )
     } else {
         format!(
             "{}: could not be reached (offline, a wrong host name, or the host refused the connection)",
-            shown(url)
+            shown_url(url)
         )
     }
 }
@@ -79,14 +79,33 @@ pub fn network_message(url: &str, page_origin: &str, is_reachable: bool) -> Stri
 pub fn too_large_message(url: &str) -> String {
     format!(
         "{}: larger than {} MiB, the most toolscope downloads for one file; open it from disk instead",
-        shown(url),
+        shown_url(url),
         MAX_HOSTED_BYTES >> 20
     )
 }
 
+/// The name a fetched file is shown by when nothing else names it: the last segment of its
+/// URL's path, decoded (`download` when the path has none).
+pub fn file_name(url: &Url) -> String {
+    let segment = url
+        .path_segments()
+        .and_then(|mut segments| segments.next_back())
+        .filter(|segment| !segment.is_empty())
+        .unwrap_or("download");
+    decoded_segment(segment)
+}
+
+/// A segment of a URL's path, percent-decoded (`+` stays `+`).
+pub fn decoded_segment(segment: &str) -> String {
+    url::form_urlencoded::parse(format!("n={}", segment.replace('+', "%2B")).as_bytes())
+        .next()
+        .map(|(_, value)| value.into_owned())
+        .unwrap_or_else(|| segment.to_string())
+}
+
 /// The URL as it goes into a message: cut to a readable length, control characters removed (the
 /// page shows text only, but a message can also reach a console).
-fn shown(url: &str) -> String {
+pub fn shown_url(url: &str) -> String {
     const MAX_CHARS: usize = 200;
     let mut out: String = url
         .chars()
@@ -180,5 +199,13 @@ mod tests {
         let message = status_message(&long, 500);
         assert!(!message.contains('\u{1b}'));
         assert!(message.chars().count() < 300);
+    }
+
+    #[test]
+    fn a_fetched_file_is_named_by_its_urls_last_segment_decoded() {
+        let name = |text: &str| file_name(&Url::parse(text).unwrap());
+        assert_eq!(name("https://h/run/my%20run+1.jsonl"), "my run+1.jsonl");
+        assert_eq!(name("https://h/run/"), "download");
+        assert_eq!(name("https://h"), "download");
     }
 }

@@ -83,6 +83,24 @@ pub fn is_manifest(bytes: &[u8]) -> bool {
     text.trim_start().starts_with('{') && text.contains("\"toolscope_manifest\"")
 }
 
+/// The meta tag a hosted bundle's page names its manifest with (`toolscope bundle` writes it;
+/// the page reads it from its own document).
+pub const PAGE_META_NAME: &str = "toolscope-manifest";
+
+/// The manifest's address that a bundle's page (its `index.html`) names in its
+/// `<meta name="toolscope-manifest" content="…">`, when `bytes` are such a page.
+pub fn named_by_page(bytes: &[u8]) -> Option<String> {
+    const MAX_PAGE_BYTES: usize = 1 << 20;
+    if bytes.len() > MAX_PAGE_BYTES {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    let tag = format!("<meta name=\"{PAGE_META_NAME}\" content=\"");
+    let start = text.find(&tag)? + tag.len();
+    let content = &text[start..start + text[start..].find('"')?];
+    (!content.is_empty()).then(|| content.to_string())
+}
+
 /// The manifest in `bytes`, checked: the version, the number of files, the digests' form.
 pub fn parse(bytes: &[u8]) -> Result<Manifest, ShareError> {
     if bytes.len() > MAX_MANIFEST_BYTES {
@@ -122,6 +140,17 @@ pub fn to_json(manifest: &Manifest) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bundles_page_names_its_manifest() {
+        let page = b"<html><head>\n<meta name=\"toolscope-manifest\" content=\"data/toolscope-manifest.json\">\n</head></html>";
+        assert_eq!(
+            named_by_page(page).as_deref(),
+            Some("data/toolscope-manifest.json")
+        );
+        assert_eq!(named_by_page(b"<html><head></head></html>"), None);
+        assert_eq!(named_by_page(b"{\"toolscope_manifest\": 1}"), None);
+    }
 
     fn example() -> Manifest {
         Manifest {

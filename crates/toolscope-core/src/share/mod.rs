@@ -40,6 +40,7 @@ pub mod digest;
 pub mod fragment;
 pub mod hosted;
 pub mod manifest;
+pub mod open;
 pub mod sealed;
 
 pub use container::{pack, packed_len, unpack, Shared, SharedFile};
