@@ -657,3 +657,58 @@ fn a_recorded_codex_subagent_rollout_is_linked_to_its_spawn_agent_call() {
     assert_eq!(parent.call_id.as_deref(), Some("call_spawn"));
     assert_eq!(subagent.agent_id.as_deref(), Some("codex/subagent"));
 }
+
+/// OpenHands rejects a model's call that does not validate (here an enum argument, as in the
+/// real multi-SWE-bench run) before it becomes an action: the stream keeps only an `error`
+/// observation with neither `cause` nor `tool_call_metadata`, and that error was dropped, so
+/// the report did not count it. It is an error result of no call now, with a warning at its line.
+#[test]
+fn an_openhands_error_for_a_call_it_rejected_is_counted_not_dropped() {
+    let stream = r#"[
+{"id": 0, "timestamp": "2025-04-30T16:40:00.000000", "source": "user", "message": "Fix the CLI parser", "action": "message", "args": {"content": "Fix the CLI parser", "image_urls": null, "wait_for_response": false}},
+{"id": 27, "timestamp": "2025-04-30T16:46:13.421178", "source": "agent", "message": "Reading file: /workspace/cli.pony", "action": "read", "tool_call_metadata": {"function_name": "str_replace_editor", "tool_call_id": "toolu_12", "model_response": {"id": "gen-1", "choices": [{"index": 0, "message": {"role": "assistant", "content": "", "tool_calls": [{"index": 1, "function": {"arguments": "{\"command\": \"view\", \"path\": \"/workspace/cli.pony\"}", "name": "str_replace_editor"}, "id": "toolu_12", "type": "function"}]}}]}, "total_calls_in_response": 1}, "args": {"path": "/workspace/cli.pony", "start": 0, "end": -1, "thought": "Let me read the parser.", "impl_source": "oh_aci", "view_range": null}},
+{"id": 28, "timestamp": "2025-04-30T16:46:13.442901", "source": "agent", "message": "I read the file /workspace/cli.pony.", "cause": 27, "observation": "read", "tool_call_metadata": {"function_name": "str_replace_editor", "tool_call_id": "toolu_12", "total_calls_in_response": 1}, "content": "Here's the result of running `cat -n` on /workspace/cli.pony", "extras": {"path": "/workspace/cli.pony", "impl_source": "oh_aci"}},
+{"id": 29, "timestamp": "2025-04-30T16:46:15.452965", "source": "agent", "message": "Parameter 'command' is expected to be one of ['view', 'create', 'str_replace', 'insert', 'undo_edit'].", "observation": "error", "content": "Parameter 'command' is expected to be one of ['view', 'create', 'str_replace', 'insert', 'undo_edit'].", "extras": {"error_id": ""}},
+{"id": 30, "timestamp": "2025-04-30T16:46:16.000000", "source": "environment", "message": "", "observation": "agent_state_changed", "content": "", "extras": {"agent_state": "running", "reason": ""}}
+]"#;
+    let mut diagnostics = Vec::new();
+    let read = read_traces("run.json", stream.as_bytes(), &mut diagnostics);
+    let session = &read.sessions[0];
+    let results: Vec<_> = session
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            Event::ToolResult(result) => Some(result),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 2, "{:#?}", session.events);
+    assert_eq!(results[0].status, ResultStatus::Ok);
+    assert_eq!(results[1].call_id, None);
+    assert_eq!(results[1].status, ResultStatus::Error);
+    assert!(!results[1].is_status_inferred);
+    assert!(results[1]
+        .content
+        .as_deref()
+        .unwrap()
+        .starts_with("Parameter 'command' is expected"));
+    let messages: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        messages,
+        ["run.json:5: warning: session \"run\", event 4: an error observation answers no action \
+          (the agent's step failed, as when OpenHands rejects the model's call before it becomes \
+          an action); kept as an error result of no call"]
+    );
+
+    let analysis = toolscope_core::Analysis::new(
+        &[toolscope_core::InputFile::new(
+            "run.json",
+            stream.as_bytes(),
+            toolscope_core::Role::Traces,
+        )],
+        &toolscope_core::Options::default(),
+        &mut |_| {},
+    );
+    let errors = analysis.report().summary.tool_errors;
+    assert_eq!((errors.results, errors.errors), (2, 1));
+}
