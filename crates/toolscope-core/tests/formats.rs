@@ -712,3 +712,63 @@ fn an_openhands_error_for_a_call_it_rejected_is_counted_not_dropped() {
     let errors = analysis.report().summary.tool_errors;
     assert_eq!((errors.results, errors.errors), (2, 1));
 }
+
+/// SWE-agent 1.0's development versions wrote the step that ends the run (the `submit`) only to
+/// `trajectory`, not to `history` (the real run in SWE-agent's own test data): the session was
+/// one call short, and its submission was lost. The last trajectory step is read where the
+/// history lacks it, and a history that already holds it is not read twice.
+#[test]
+fn a_swe_agent_submit_only_in_the_trajectory_is_the_sessions_last_call() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/fixtures/formats/swe_agent/swe-agent-dev__6e44b9__sweagenttestrepo-1c2844.traj",
+    );
+    let bytes = std::fs::read(&path).unwrap();
+    let mut diagnostics = Vec::new();
+    let read = read_traces("run.traj", &bytes, &mut diagnostics);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let session = &read.sessions[0];
+    let calls: Vec<&str> = session
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            Event::ToolUse(call) => Some(call.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls, ["find_file", "open", "edit", "bash", "submit"]);
+    let Some(Event::ToolResult(submitted)) = session.events.last() else {
+        panic!("{:#?}", session.events.last());
+    };
+    assert_eq!(submitted.status, ResultStatus::Ok);
+    assert!(submitted
+        .content
+        .as_deref()
+        .unwrap()
+        .contains("+def division(a: float, b: float) -> float:"));
+
+    // SWE-agent 1.0 and later write the last step to both: read once.
+    let mut value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let last_step = value["trajectory"][4].clone();
+    let history = value["history"].as_array_mut().unwrap();
+    history.push(serde_json::json!({"role": "assistant", "agent": "main",
+        "content": last_step["response"], "thought": last_step["thought"],
+        "action": "submit", "message_type": "action", "tool_calls": [{"id": "call_submit",
+        "type": "function", "function": {"name": "submit", "arguments": "{}"}}]}));
+    history.push(
+        serde_json::json!({"role": "tool", "agent": "main", "content": "diff --git …",
+        "tool_call_ids": ["call_submit"], "message_type": "observation"}),
+    );
+    let bytes = serde_json::to_vec(&value).unwrap();
+    let read = read_traces("run.traj", &bytes, &mut diagnostics);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let events = &read.sessions[0].events;
+    let calls = events
+        .iter()
+        .filter(|e| matches!(e, Event::ToolUse(_)))
+        .count();
+    let results = events
+        .iter()
+        .filter(|e| matches!(e, Event::ToolResult(_)))
+        .count();
+    assert_eq!((calls, results), (5, 5));
+}
