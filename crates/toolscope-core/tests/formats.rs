@@ -772,3 +772,40 @@ fn a_swe_agent_submit_only_in_the_trajectory_is_the_sessions_last_call() {
         .count();
     assert_eq!((calls, results), (5, 5));
 }
+
+/// Gemini CLI's SDK records one chat's Gemini API responses without their requests, one
+/// `{"method", "response"}` per line (its tests replay them in turn): each response was read as a
+/// session of its own, so one chat became eight sessions. Responses without their requests, one
+/// after another, are one conversation, as for every provider API.
+#[test]
+fn gemini_responses_logged_without_requests_are_one_chat_session() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/formats/gemini/gemini_cli_sdk.tool-error-recovery.json");
+    let bytes = std::fs::read(&path).unwrap();
+    let mut diagnostics = Vec::new();
+    let read = read_traces("recorded.json", &bytes, &mut diagnostics);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    assert_eq!(read.sessions.len(), 1);
+    let kinds: Vec<&str> = read.sessions[0]
+        .events
+        .iter()
+        .map(|event| match event {
+            Event::ToolUse(_) => "call",
+            Event::Assistant { .. } => "text",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["call", "text"].repeat(4));
+
+    // A request between responses ends their chat: the responses after it are another's.
+    let mut lines: Vec<&str> = std::str::from_utf8(&bytes).unwrap().lines().collect();
+    let request = r#"{"contents": [{"role": "user", "parts": [{"text": "Hello"}]}]}"#;
+    lines.insert(4, request);
+    let read = read_traces(
+        "recorded.json",
+        lines.join("\n").as_bytes(),
+        &mut diagnostics,
+    );
+    let sizes: Vec<usize> = read.sessions.iter().map(|s| s.events.len()).collect();
+    assert_eq!(sizes, [4, 1, 4]);
+}
