@@ -809,3 +809,62 @@ fn gemini_responses_logged_without_requests_are_one_chat_session() {
     let sizes: Vec<usize> = read.sessions.iter().map(|s| s.events.len()).collect();
     assert_eq!(sizes, [4, 1, 4]);
 }
+
+/// A chat application traces each turn on its own, and Langfuse ties the turns together by
+/// `trace.sessionId`; the reader kept one session per trace, so one conversation exported as
+/// several traces became several sessions. Traces of one session are one, in `timestamp`
+/// order; a trace without a session stays one of its own.
+#[test]
+fn langfuse_traces_of_one_session_are_one_conversation() {
+    let download = |trace_id: &str, session: Option<&str>, time: &str, city: &str| {
+        serde_json::json!({
+            "trace": {"id": trace_id, "name": "support", "sessionId": session, "timestamp": time,
+                      "input": format!("\"Weather in {city}?\"")},
+            "observations": [
+                {"id": format!("{trace_id}-g"), "traceId": trace_id, "type": "GENERATION",
+                 "startTime": time,
+                 "input": [{"role": "user", "content": format!("Weather in {city}?")}],
+                 "output": {"role": "assistant", "tool_calls": [{"id": format!("call_{city}"),
+                    "type": "function", "function": {"name": "get_weather",
+                    "arguments": format!("{{\"city\": \"{city}\"}}")}}]}},
+                {"id": format!("{trace_id}-t"), "traceId": trace_id, "type": "TOOL",
+                 "name": "get_weather", "startTime": time.replace(".000Z", ".500Z"),
+                 "input": {"city": city}, "output": "sunny"}]})
+    };
+    let file = serde_json::json!([
+        download("t2", Some("chat-1"), "2025-12-04T14:52:00.000Z", "Osaka"),
+        download("t9", None, "2025-12-04T14:53:00.000Z", "Kyoto"),
+        download("t1", Some("chat-1"), "2025-12-04T14:51:00.000Z", "Tokyo"),
+    ]);
+    let mut diagnostics = Vec::new();
+    let read = read_traces("export.json", file.to_string().as_bytes(), &mut diagnostics);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let sessions: Vec<(&str, Vec<String>)> = read
+        .sessions
+        .iter()
+        .map(|session| {
+            let turns = session
+                .events
+                .iter()
+                .filter_map(|event| match event {
+                    Event::User { content } => Some(content.clone()),
+                    _ => None,
+                })
+                .collect();
+            (session.session_id.as_str(), turns)
+        })
+        .collect();
+    assert_eq!(
+        sessions,
+        [
+            (
+                "chat-1",
+                vec![
+                    "Weather in Tokyo?".to_string(),
+                    "Weather in Osaka?".to_string()
+                ]
+            ),
+            ("t9", vec!["Weather in Kyoto?".to_string()]),
+        ]
+    );
+}
