@@ -657,3 +657,214 @@ fn a_recorded_codex_subagent_rollout_is_linked_to_its_spawn_agent_call() {
     assert_eq!(parent.call_id.as_deref(), Some("call_spawn"));
     assert_eq!(subagent.agent_id.as_deref(), Some("codex/subagent"));
 }
+
+/// OpenHands rejects a model's call that does not validate (here an enum argument, as in the
+/// real multi-SWE-bench run) before it becomes an action: the stream keeps only an `error`
+/// observation with neither `cause` nor `tool_call_metadata`, and that error was dropped, so
+/// the report did not count it. It is an error result of no call now, with a warning at its line.
+#[test]
+fn an_openhands_error_for_a_call_it_rejected_is_counted_not_dropped() {
+    let stream = r#"[
+{"id": 0, "timestamp": "2025-04-30T16:40:00.000000", "source": "user", "message": "Fix the CLI parser", "action": "message", "args": {"content": "Fix the CLI parser", "image_urls": null, "wait_for_response": false}},
+{"id": 27, "timestamp": "2025-04-30T16:46:13.421178", "source": "agent", "message": "Reading file: /workspace/cli.pony", "action": "read", "tool_call_metadata": {"function_name": "str_replace_editor", "tool_call_id": "toolu_12", "model_response": {"id": "gen-1", "choices": [{"index": 0, "message": {"role": "assistant", "content": "", "tool_calls": [{"index": 1, "function": {"arguments": "{\"command\": \"view\", \"path\": \"/workspace/cli.pony\"}", "name": "str_replace_editor"}, "id": "toolu_12", "type": "function"}]}}]}, "total_calls_in_response": 1}, "args": {"path": "/workspace/cli.pony", "start": 0, "end": -1, "thought": "Let me read the parser.", "impl_source": "oh_aci", "view_range": null}},
+{"id": 28, "timestamp": "2025-04-30T16:46:13.442901", "source": "agent", "message": "I read the file /workspace/cli.pony.", "cause": 27, "observation": "read", "tool_call_metadata": {"function_name": "str_replace_editor", "tool_call_id": "toolu_12", "total_calls_in_response": 1}, "content": "Here's the result of running `cat -n` on /workspace/cli.pony", "extras": {"path": "/workspace/cli.pony", "impl_source": "oh_aci"}},
+{"id": 29, "timestamp": "2025-04-30T16:46:15.452965", "source": "agent", "message": "Parameter 'command' is expected to be one of ['view', 'create', 'str_replace', 'insert', 'undo_edit'].", "observation": "error", "content": "Parameter 'command' is expected to be one of ['view', 'create', 'str_replace', 'insert', 'undo_edit'].", "extras": {"error_id": ""}},
+{"id": 30, "timestamp": "2025-04-30T16:46:16.000000", "source": "environment", "message": "", "observation": "agent_state_changed", "content": "", "extras": {"agent_state": "running", "reason": ""}}
+]"#;
+    let mut diagnostics = Vec::new();
+    let read = read_traces("run.json", stream.as_bytes(), &mut diagnostics);
+    let session = &read.sessions[0];
+    let results: Vec<_> = session
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            Event::ToolResult(result) => Some(result),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 2, "{:#?}", session.events);
+    assert_eq!(results[0].status, ResultStatus::Ok);
+    assert_eq!(results[1].call_id, None);
+    assert_eq!(results[1].status, ResultStatus::Error);
+    assert!(!results[1].is_status_inferred);
+    assert!(results[1]
+        .content
+        .as_deref()
+        .unwrap()
+        .starts_with("Parameter 'command' is expected"));
+    let messages: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        messages,
+        ["run.json:5: warning: session \"run\", event 4: an error observation answers no action \
+          (the agent's step failed, as when OpenHands rejects the model's call before it becomes \
+          an action); kept as an error result of no call"]
+    );
+
+    let analysis = toolscope_core::Analysis::new(
+        &[toolscope_core::InputFile::new(
+            "run.json",
+            stream.as_bytes(),
+            toolscope_core::Role::Traces,
+        )],
+        &toolscope_core::Options::default(),
+        &mut |_| {},
+    );
+    let errors = analysis.report().summary.tool_errors;
+    assert_eq!((errors.results, errors.errors), (2, 1));
+}
+
+/// SWE-agent 1.0's development versions wrote the step that ends the run (the `submit`) only to
+/// `trajectory`, not to `history` (the real run in SWE-agent's own test data): the session was
+/// one call short, and its submission was lost. The last trajectory step is read where the
+/// history lacks it, and a history that already holds it is not read twice.
+#[test]
+fn a_swe_agent_submit_only_in_the_trajectory_is_the_sessions_last_call() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/fixtures/formats/swe_agent/swe-agent-dev__6e44b9__sweagenttestrepo-1c2844.traj",
+    );
+    let bytes = std::fs::read(&path).unwrap();
+    let mut diagnostics = Vec::new();
+    let read = read_traces("run.traj", &bytes, &mut diagnostics);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let session = &read.sessions[0];
+    let calls: Vec<&str> = session
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            Event::ToolUse(call) => Some(call.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls, ["find_file", "open", "edit", "bash", "submit"]);
+    let Some(Event::ToolResult(submitted)) = session.events.last() else {
+        panic!("{:#?}", session.events.last());
+    };
+    assert_eq!(submitted.status, ResultStatus::Ok);
+    assert!(submitted
+        .content
+        .as_deref()
+        .unwrap()
+        .contains("+def division(a: float, b: float) -> float:"));
+
+    // SWE-agent 1.0 and later write the last step to both: read once.
+    let mut value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let last_step = value["trajectory"][4].clone();
+    let history = value["history"].as_array_mut().unwrap();
+    history.push(serde_json::json!({"role": "assistant", "agent": "main",
+        "content": last_step["response"], "thought": last_step["thought"],
+        "action": "submit", "message_type": "action", "tool_calls": [{"id": "call_submit",
+        "type": "function", "function": {"name": "submit", "arguments": "{}"}}]}));
+    history.push(
+        serde_json::json!({"role": "tool", "agent": "main", "content": "diff --git …",
+        "tool_call_ids": ["call_submit"], "message_type": "observation"}),
+    );
+    let bytes = serde_json::to_vec(&value).unwrap();
+    let read = read_traces("run.traj", &bytes, &mut diagnostics);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let events = &read.sessions[0].events;
+    let calls = events
+        .iter()
+        .filter(|e| matches!(e, Event::ToolUse(_)))
+        .count();
+    let results = events
+        .iter()
+        .filter(|e| matches!(e, Event::ToolResult(_)))
+        .count();
+    assert_eq!((calls, results), (5, 5));
+}
+
+/// Gemini CLI's SDK records one chat's Gemini API responses without their requests, one
+/// `{"method", "response"}` per line (its tests replay them in turn): each response was read as a
+/// session of its own, so one chat became eight sessions. Responses without their requests, one
+/// after another, are one conversation, as for every provider API.
+#[test]
+fn gemini_responses_logged_without_requests_are_one_chat_session() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/formats/gemini/gemini_cli_sdk.tool-error-recovery.json");
+    let bytes = std::fs::read(&path).unwrap();
+    let mut diagnostics = Vec::new();
+    let read = read_traces("recorded.json", &bytes, &mut diagnostics);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    assert_eq!(read.sessions.len(), 1);
+    let kinds: Vec<&str> = read.sessions[0]
+        .events
+        .iter()
+        .map(|event| match event {
+            Event::ToolUse(_) => "call",
+            Event::Assistant { .. } => "text",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["call", "text"].repeat(4));
+
+    // A request between responses ends their chat: the responses after it are another's.
+    let mut lines: Vec<&str> = std::str::from_utf8(&bytes).unwrap().lines().collect();
+    let request = r#"{"contents": [{"role": "user", "parts": [{"text": "Hello"}]}]}"#;
+    lines.insert(4, request);
+    let read = read_traces(
+        "recorded.json",
+        lines.join("\n").as_bytes(),
+        &mut diagnostics,
+    );
+    let sizes: Vec<usize> = read.sessions.iter().map(|s| s.events.len()).collect();
+    assert_eq!(sizes, [4, 1, 4]);
+}
+
+/// A chat application traces each turn on its own, and Langfuse ties the turns together by
+/// `trace.sessionId`; the reader kept one session per trace, so one conversation exported as
+/// several traces became several sessions. Traces of one session are one, in `timestamp`
+/// order; a trace without a session stays one of its own.
+#[test]
+fn langfuse_traces_of_one_session_are_one_conversation() {
+    let download = |trace_id: &str, session: Option<&str>, time: &str, city: &str| {
+        serde_json::json!({
+            "trace": {"id": trace_id, "name": "support", "sessionId": session, "timestamp": time,
+                      "input": format!("\"Weather in {city}?\"")},
+            "observations": [
+                {"id": format!("{trace_id}-g"), "traceId": trace_id, "type": "GENERATION",
+                 "startTime": time,
+                 "input": [{"role": "user", "content": format!("Weather in {city}?")}],
+                 "output": {"role": "assistant", "tool_calls": [{"id": format!("call_{city}"),
+                    "type": "function", "function": {"name": "get_weather",
+                    "arguments": format!("{{\"city\": \"{city}\"}}")}}]}},
+                {"id": format!("{trace_id}-t"), "traceId": trace_id, "type": "TOOL",
+                 "name": "get_weather", "startTime": time.replace(".000Z", ".500Z"),
+                 "input": {"city": city}, "output": "sunny"}]})
+    };
+    let file = serde_json::json!([
+        download("t2", Some("chat-1"), "2025-12-04T14:52:00.000Z", "Osaka"),
+        download("t9", None, "2025-12-04T14:53:00.000Z", "Kyoto"),
+        download("t1", Some("chat-1"), "2025-12-04T14:51:00.000Z", "Tokyo"),
+    ]);
+    let mut diagnostics = Vec::new();
+    let read = read_traces("export.json", file.to_string().as_bytes(), &mut diagnostics);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let sessions: Vec<(&str, Vec<String>)> = read
+        .sessions
+        .iter()
+        .map(|session| {
+            let turns = session
+                .events
+                .iter()
+                .filter_map(|event| match event {
+                    Event::User { content } => Some(content.clone()),
+                    _ => None,
+                })
+                .collect();
+            (session.session_id.as_str(), turns)
+        })
+        .collect();
+    assert_eq!(
+        sessions,
+        [
+            (
+                "chat-1",
+                vec![
+                    "Weather in Tokyo?".to_string(),
+                    "Weather in Osaka?".to_string()
+                ]
+            ),
+            ("t9", vec!["Weather in Kyoto?".to_string()]),
+        ]
+    );
+}

@@ -217,6 +217,20 @@ impl Conversation {
         }));
     }
 
+    /// A result that answers none of the session's calls, although one may wait (the export
+    /// says it answers a call it does not hold, as OpenHands' error for a call it rejected before
+    /// running it): kept, so its status counts, and linked to no call. The reader warns.
+    pub(crate) fn result_of_no_call(&mut self, content: Option<String>, is_error: Option<bool>) {
+        let (status, is_status_inferred) = result_status(content.as_deref(), is_error);
+        self.events.push(Event::ToolResult(ToolResult {
+            call_id: None,
+            status,
+            content,
+            error_source: None,
+            is_status_inferred,
+        }));
+    }
+
     /// Marks the result just added as an error read from its text (an exit code, say), where the
     /// export has no error flag.
     pub(crate) fn mark_inferred_error(&mut self) {

@@ -10,7 +10,8 @@
 //! (`previous_response_id`), when a logged request repeats an earlier request's messages and adds
 //! to them (clients resend the history; the conversation may be one of the last
 //! [`JOIN_LOOKBACK`], as an agent run as a tool logs its own exchanges in between), or when batch
-//! lines share a `custom_id`. A conversation's tools are those its requests declared, the latest
+//! lines share a `custom_id`; responses logged without their requests, one after another, are
+//! one conversation (a persistent chat's answers in turn). A conversation's tools are those its requests declared, the latest
 //! definition of each name (an agent handing off to another sends other tools).
 
 use std::sync::Arc;
@@ -121,6 +122,9 @@ struct Threads {
     list: Vec<Thread>,
     by_batch: HashMap<String, usize>,
     by_response: HashMap<String, usize>,
+    /// The conversation of the responses logged without their requests, while no request
+    /// has come between.
+    responses_only: Option<usize>,
 }
 
 /// Reads every record of a provider API file as the dialect `D`.
@@ -270,8 +274,23 @@ fn join<D: Dialect>(
         .and_then(D::response_id)
         .map(str::to_string);
     let previous = exchange.request.as_ref().and_then(D::previous_response_id);
+    // Responses logged without their requests, one after another, are one chat's: a client
+    // logging a persistent chat (Gemini CLI's recorded responses, say) writes each answer in
+    // turn, and nothing in them says they belong to different conversations.
+    let is_response_only = exchange.request.is_none() && exchange.batch_id.is_none();
+    if !is_response_only {
+        threads.responses_only = None;
+    }
     let continued = if let Some(batch_id) = &exchange.batch_id {
         threads.by_batch.get(batch_id).copied()
+    } else if is_response_only {
+        // Where responses name the one they follow (OpenAI Responses), that says which chat: one
+        // that names none starts its own.
+        match exchange.response.as_ref().and_then(D::previous_response_id) {
+            Some(previous) => threads.by_response.get(previous).copied(),
+            None if response_id.is_some() => None,
+            None => threads.responses_only,
+        }
     } else if let Some(previous) = previous {
         threads.by_response.get(previous).copied()
     } else if exchange.is_logged {
@@ -293,6 +312,9 @@ fn join<D: Dialect>(
         }
         if let Some(response_id) = &response_id {
             threads.by_response.insert(response_id.clone(), index);
+        }
+        if is_response_only {
+            threads.responses_only = Some(index);
         }
         threads.list.push(Thread {
             session_id: match &exchange.batch_id {
@@ -319,7 +341,7 @@ fn join<D: Dialect>(
         if exchange.response.is_some() {
             thread.reply = reply;
         }
-    } else if previous.is_some() {
+    } else if previous.is_some() || is_response_only {
         let reply_before = std::mem::take(&mut thread.reply);
         thread.sent.extend(reply_before);
         thread.sent.extend(sent);
@@ -555,6 +577,44 @@ mod tests {
     /// An agent run as a tool logs its own exchange between two of its caller's: the caller's
     /// next request still continues the caller's conversation (its call is not read twice), and
     /// a handoff's new tool list does not hide the tools the earlier requests declared.
+    #[test]
+    fn responses_without_requests_that_name_the_one_they_follow_keep_to_their_chat() {
+        let response = |id: &str, previous: Option<&str>, text: &str| {
+            serde_json::json!({"id": id, "object": "response", "previous_response_id": previous,
+                "output": [{"type": "message", "role": "assistant",
+                            "content": [{"type": "output_text", "text": text}]}]})
+            .to_string()
+        };
+        let lines = [
+            response("resp_a1", None, "chat a, 1"),
+            response("resp_b1", None, "chat b, 1"),
+            response("resp_a2", Some("resp_a1"), "chat a, 2"),
+            response("resp_b2", Some("resp_b1"), "chat b, 2"),
+        ];
+        let mut diagnostics = Vec::new();
+        let read =
+            crate::formats::read_traces("log.jsonl", lines.join("\n").as_bytes(), &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let texts: Vec<Vec<String>> = read
+            .sessions
+            .iter()
+            .map(|session| {
+                session
+                    .events
+                    .iter()
+                    .map(|event| match event {
+                        crate::model::Event::Assistant { content } => content.clone(),
+                        other => format!("{other:?}"),
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            [["chat a, 1", "chat a, 2"], ["chat b, 1", "chat b, 2"]]
+        );
+    }
+
     #[test]
     fn a_logged_request_continues_its_conversation_past_another_ones_exchange() {
         let tool = |name: &str| serde_json::json!({"type": "function", "function": {"name": name, "parameters": {"type": "object"}}});

@@ -1,6 +1,7 @@
 //! Langfuse trace exports: the UI's "Download JSON" (`{"trace", "observations"}`), or
 //! observations on their own (an array, one per line, or the API's `{"data": [...]}`), one
-//! session per trace.
+//! session per trace, or per Langfuse session where traces name one (`trace.sessionId`: its
+//! traces in `timestamp` order).
 //!
 //! ```json
 //! {"trace": {"id": "7a38edd8", "name": "support"},
@@ -77,6 +78,8 @@ pub(crate) fn read(
     let mut traces: Vec<(String, Vec<Observation>)> = Vec::new();
     // What the user asked, as each trace's own `input` tells it.
     let mut asked: HashMap<String, String> = HashMap::new();
+    // The Langfuse session each trace belongs to (`trace.sessionId`), and when it started.
+    let mut session_of: HashMap<String, (String, String)> = HashMap::new();
     let mut by_id: HashMap<String, usize> = HashMap::new();
     let mut add = |trace_id: String, observation: Observation| match by_id.get(&trace_id) {
         Some(&at) => traces[at].1.push(observation),
@@ -101,6 +104,17 @@ pub(crate) fn read(
                 .and_then(super::id_text);
             if let (Some(id), Some(text)) = (&trace_id, value.get("trace").and_then(trace_text)) {
                 asked.insert(id.clone(), text);
+            }
+            let trace = value.get("trace");
+            let session_id = trace
+                .and_then(|trace| trace.get("sessionId"))
+                .and_then(super::id_text);
+            if let (Some(id), Some(session_id)) = (&trace_id, session_id) {
+                let timestamp = trace
+                    .and_then(|trace| trace.get("timestamp"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                session_of.insert(id.clone(), (session_id, timestamp.to_string()));
             }
             for (index, observation) in list.iter().enumerate() {
                 match observation
@@ -143,11 +157,7 @@ pub(crate) fn read(
     }
     let mut tool_lists = ToolLists::default();
     let mut sessions = Vec::new();
-    for (trace_id, mut observations) in traces {
-        // ISO 8601 times of one export sort as text.
-        crate::sort::sort_by(&mut observations, |a, b| {
-            start_of(&a.value).cmp(start_of(&b.value))
-        });
+    for (trace_id, first_trace_id, observations) in in_sessions(traces, &session_of) {
         let spans: Vec<Span> = observations
             .iter()
             .enumerate()
@@ -158,7 +168,7 @@ pub(crate) fn read(
         let mut session = build_session(file, &spans, roles, &mut tool_lists, diagnostics);
         // No observation showed the user's words (BeeAI's ReAct agent, LlamaIndex): the trace's
         // input is them.
-        if let Some(text) = asked.remove(&trace_id) {
+        if let Some(text) = asked.remove(&first_trace_id) {
             if !session.events.is_empty() && !session.has_user_message() {
                 session.events.insert(0, Event::User { content: text });
             }
@@ -178,6 +188,56 @@ pub(crate) fn read(
         }
     }
     sessions
+}
+
+/// A trace's observations, after when the trace started (its `timestamp`).
+type TimedTrace<'s> = (&'s str, Vec<Observation>);
+
+/// The traces as conversations: traces of one Langfuse session (`trace.sessionId`: a chat
+/// application traces each turn on its own) are one, named by the session, its traces in
+/// `timestamp` order at the place of the first; a trace without a session is one of its own.
+/// Each trace's observations are in `startTime` order (ISO 8601 times of one export sort as
+/// text). Each with the id of its first trace (whose `input` may be the user's words).
+fn in_sessions(
+    traces: Vec<(String, Vec<Observation>)>,
+    session_of: &HashMap<String, (String, String)>,
+) -> Vec<(String, String, Vec<Observation>)> {
+    let mut grouped: Vec<(String, Vec<TimedTrace<'_>>)> = Vec::new();
+    let mut by_session: HashMap<&str, usize> = HashMap::new();
+    for (trace_id, mut observations) in traces {
+        crate::sort::sort_by(&mut observations, |a, b| {
+            start_of(&a.value).cmp(start_of(&b.value))
+        });
+        let Some((session_id, timestamp)) = session_of.get(&trace_id) else {
+            grouped.push((trace_id, Vec::new()));
+            let at = grouped.len() - 1;
+            grouped[at].1.push(("", observations));
+            continue;
+        };
+        match by_session.get(session_id.as_str()) {
+            Some(&at) => grouped[at].1.push((timestamp, observations)),
+            None => {
+                by_session.insert(session_id, grouped.len());
+                grouped.push((trace_id, vec![(timestamp, observations)]));
+            }
+        }
+    }
+    grouped
+        .into_iter()
+        .map(|(first_trace_id, mut group)| {
+            if group.len() == 1 {
+                let observations = group.pop().map(|(_, o)| o).unwrap_or_default();
+                return (first_trace_id.clone(), first_trace_id, observations);
+            }
+            crate::sort::sort_by(&mut group, |a, b| a.0.cmp(b.0));
+            let session_id = session_of.get(&first_trace_id).map_or_else(
+                || first_trace_id.clone(),
+                |(session_id, _)| session_id.clone(),
+            );
+            let observations = group.into_iter().flat_map(|(_, o)| o).collect();
+            (session_id, first_trace_id, observations)
+        })
+        .collect()
 }
 
 /// A generation inside a generation is the same model call logged a second time, by a second

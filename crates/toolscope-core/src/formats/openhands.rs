@@ -17,7 +17,9 @@
 //! observation answering a call (by `tool_call_id`, else by `cause`) is its result: `content`,
 //! an error when the observation is `error` or a command's `extras.metadata.exit_code` is not 0
 //! (`-1`, a command still running or timed out, says nothing), or, inferred, when the file
-//! editor's text starts `ERROR:` (its way of saying a command failed).
+//! editor's text starts `ERROR:` (its way of saying a command failed). An `error` observation
+//! that answers no waiting call (OpenHands rejected the model's call before it became an action)
+//! is an error result of no call, with a warning: the stream keeps nothing else of that call.
 //! `message` actions are the user's and the agent's words; the environment's events (state
 //! changes, recalls, system prompts) are not events. The agent is `openhands`. A `delegate`
 //! action's events, up to the `delegate` observation that answers it, are the delegate's own
@@ -398,23 +400,48 @@ fn add_observation(
         .and_then(super::id_text)
         .and_then(|cause| calls_by_event.get(&cause).cloned());
     let is_flat = event.get("source").is_none() && event.get("cause").is_none();
-    let call_id = match by_metadata.or(by_cause) {
-        Some(call_id) if conversation.is_answered(&call_id) || !conversation.has_call(&call_id) => {
-            return
-        }
-        Some(call_id) => Some(call_id),
-        // An older, flat observation answers the oldest call still waiting.
-        None if is_flat && conversation.has_waiting_call() => None,
-        // State changes, recalls and the answers to messages carry no result.
-        None => return,
+    let linked = by_metadata.or(by_cause);
+    let waiting = linked
+        .clone()
+        .filter(|id| conversation.has_call(id) && !conversation.is_answered(id));
+    let content = || {
+        event
+            .get("content")
+            .cloned()
+            .map(super::content_text)
+            .filter(|text| !text.is_empty())
+            .or_else(|| str_field(event, "message").map(str::to_string))
+            .unwrap_or_default()
     };
-    let content = event
-        .get("content")
-        .cloned()
-        .map(super::content_text)
-        .filter(|text| !text.is_empty())
-        .or_else(|| str_field(event, "message").map(str::to_string))
-        .unwrap_or_default();
+    let call_id = match (waiting, linked) {
+        (Some(call_id), _) => Some(call_id),
+        // An older, flat observation answers the oldest call still waiting.
+        (None, None) if is_flat && conversation.has_waiting_call() => None,
+        // An error that answers no waiting call is still an error. Without `cause` or
+        // `tool_call_metadata` it is the agent's failed step (`AgentController._step`): most
+        // often OpenHands rejected the model's call (an unknown tool, an argument missing or
+        // outside its enum, arguments that are not JSON) before it became an action, and the
+        // controller never steps while an action waits, so it answers none.
+        (None, linked) if observation == "error" => {
+            let why = match linked {
+                Some(call_id) if conversation.has_call(&call_id) => {
+                    format!("answers call {call_id:?}, which already has its result")
+                }
+                Some(call_id) => format!("answers call {call_id:?}, which no action made"),
+                None => "answers no action (the agent's step failed, as when OpenHands rejects \
+                         the model's call before it becomes an action)"
+                    .to_string(),
+            };
+            diagnostics.push(conversation.warning(format!(
+                "{place}: an error observation {why}; kept as an error result of no call"
+            )));
+            conversation.result_of_no_call(Some(content()), Some(true));
+            return;
+        }
+        // State changes, recalls and the answers to messages carry no result.
+        _ => return,
+    };
+    let content = content();
     let exit_code = event
         .get("extras")
         .and_then(|extras| extras.get("metadata"))

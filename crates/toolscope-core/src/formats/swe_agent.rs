@@ -17,7 +17,9 @@
 //! `tool` messages (`tool_call_ids`) their results. Without it, the assistant's `action` is a
 //! command: a call named by its first word, its arguments `{"command": <the action>}`, answered
 //! by the next user message (the observation). Demonstration messages (`is_demo`) and the system
-//! prompt are not events. The agent is `swe-agent`.
+//! prompt are not events. The agent is `swe-agent`. The run's last step, which ends it and which
+//! the model never saw, is read from the last `trajectory` step where the history lacks it
+//! (before 1.0: its observation; 1.0's development versions: the whole step).
 //!
 //! mini-swe-agent's trajectories (`{"info", "messages", "trajectory_format"}`) are read here
 //! too, by `mini_swe_agent`.
@@ -125,11 +127,73 @@ pub(crate) fn read(
                 _ => {}
             }
         }
+        add_final_step(
+            &mut conversation,
+            &value,
+            history,
+            waiting_action,
+            diagnostics,
+        );
         let mut session = conversation.finish();
         session.agent_id = Some(AGENT.to_string());
         sessions.push(session);
     }
     sessions
+}
+
+/// The run's last step, where the `history` lacks it: the history is what the model was shown,
+/// and the step that ends the run (the `submit`) was never shown to it. SWE-agent before 1.0
+/// wrote that step's action to the history and its observation (the submitted patch) only to
+/// `trajectory`; 1.0's development versions until 2024-11-28 (`Agent.step` skipped the history
+/// once done, until commit 44542b58) wrote the whole step only there. Since 1.0.0 the history
+/// holds it, and the last `trajectory` step repeats the last assistant message.
+fn add_final_step(
+    conversation: &mut Conversation,
+    value: &Value,
+    history: &[Value],
+    waiting_action: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let Some(trajectory) = value.get("trajectory").and_then(Value::as_array) else {
+        return;
+    };
+    let Some(step) = trajectory.last() else {
+        return;
+    };
+    let place = format!("trajectory step {}", trajectory.len());
+    let observation = step.get("observation").cloned().map(super::content_text);
+    let last = history
+        .iter()
+        .rposition(|message| !is_demo(message) && str_field(message, "role") == Some("assistant"));
+    match last {
+        Some(at)
+            if command(&history[at]) == command(step)
+                && str_field(&history[at], "thought") == str_field(step, "thought") =>
+        {
+            let is_answered = history[at + 1..].iter().any(|message| {
+                !is_demo(message) && matches!(str_field(message, "role"), Some("user" | "tool"))
+            });
+            let call_id = list_of(history[at].get("tool_calls"))
+                .first()
+                .and_then(|call| call.get("id"))
+                .and_then(super::id_text);
+            if !is_answered && (call_id.is_some() || waiting_action) {
+                conversation.result(call_id, observation, None, &place, diagnostics);
+            }
+        }
+        _ => {
+            let thought = str_field(step, "thought").or_else(|| str_field(step, "response"));
+            conversation.assistant(thought.unwrap_or_default().to_string());
+            if add_action(conversation, step, &place, diagnostics) {
+                conversation.result(None, observation, None, &place, diagnostics);
+            }
+        }
+    }
+}
+
+/// A step's command, as the history and the trajectory both write it.
+fn command(message: &Value) -> Option<&str> {
+    str_field(message, "action").map(str::trim)
 }
 
 /// A command action (no function calling): a call named by the command's first word. Returns
