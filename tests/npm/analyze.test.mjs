@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { analyze, analyzeJson, hasInputErrors } from 'toolscope';
+import { analyze, analyzeJson, hasInputErrors } from 'toolscope-eval';
 
 import { CASES, cliArgs } from './cases.mjs';
 
@@ -29,8 +29,8 @@ function files(testCase, asText = false) {
 }
 
 test('the package is the installed tarball, not the source tree', () => {
-  const resolved = createRequire(import.meta.url).resolve('toolscope');
-  assert.match(resolved, /node_modules[/\\]toolscope[/\\]index\.js$/);
+  const resolved = createRequire(import.meta.url).resolve('toolscope-eval');
+  assert.match(resolved, /node_modules[/\\]toolscope-eval[/\\]index\.js$/);
   assert.ok(!resolved.startsWith(ROOT), resolved);
 });
 
@@ -77,7 +77,7 @@ test('on a Node without a global Web Crypto (Node 18) schemas are still checked'
   // need crypto.getRandomValues, so the package lends it Node's own.
   const script = `
     Object.defineProperty(globalThis, 'crypto', { value: undefined, configurable: true });
-    const { analyze } = require('toolscope');
+    const { analyze } = require('toolscope-eval');
     const tools = [{ name: 'lookup', parameters: { type: 'object',
       properties: { id: { type: 'string', pattern: '^[a-z]+$' } }, required: ['id'] } }];
     const calls = [{ id: 7 }, { id: 'abc' }, { id: 'ABC' }, {}];

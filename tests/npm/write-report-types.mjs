@@ -11,8 +11,8 @@ import { CASES, cliArgs } from './cases.mjs';
 
 const [cli, root, out] = process.argv.slice(2);
 const lines = [
-  "import type { Report, InputFile, AnalyzeOptions } from 'toolscope';",
-  "import { analyze } from 'toolscope';",
+  "import type { Report, InputFile, AnalyzeOptions } from 'toolscope-eval';",
+  "import { analyze } from 'toolscope-eval';",
   "const options: AnalyzeOptions = { argsMatch: 'subset', minSupport: 3, summary: false };",
   "const file: InputFile = { name: 'calls.json', role: 'traces', data: new Uint8Array() };",
   'export const fromAnalyze: Report = analyze([file], options);',

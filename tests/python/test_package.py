@@ -1,7 +1,10 @@
 """The installed wheel against the workspace's CLI: the `toolscope` command prints the same bytes
-and exits with the same code, and `toolscope.report()` returns the same report, for the repo's
-fixtures; where the CLI exits with 2, `report()` raises."""
+and exits with the same code, and `toolscope_eval.report()` returns the same report, for the
+repo's fixtures; where the CLI exits with 2, `report()` raises. The wheel is `toolscope-eval` and
+installs no import package named `toolscope` (docs/names.md)."""
 
+import importlib.metadata
+import importlib.util
 import json
 import signal
 import time
@@ -10,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import toolscope
+import toolscope_eval
 from conftest import FIXTURES, ROOT
 
 SEED = FIXTURES / "seed"
@@ -105,12 +108,12 @@ def test_installed_command_prints_the_workspace_clis_bytes(
 def test_report_returns_the_clis_json_as_a_dict(workspace_cli, name, cli_args, api_args, exit_code):
     expected = run(workspace_cli, cli_args)
     if expected.returncode == 2:
-        with pytest.raises(toolscope.InputError) as raised:
-            toolscope.report(**api_args)
+        with pytest.raises(toolscope_eval.InputError) as raised:
+            toolscope_eval.report(**api_args)
         assert raised.value.report == json.loads(expected.stdout)
     else:
         assert expected.returncode in (0, 1), expected.stderr
-        assert toolscope.report(**api_args) == json.loads(expected.stdout)
+        assert toolscope_eval.report(**api_args) == json.loads(expected.stdout)
 
 
 def test_input_errors_raise_where_the_cli_exits_2_with_the_report_and_diagnostics(workspace_cli):
@@ -118,8 +121,8 @@ def test_input_errors_raise_where_the_cli_exits_2_with_the_report_and_diagnostic
     expected = run(workspace_cli, cli_args)
     assert expected.returncode == 2
     assert run(workspace_cli, cli_args).stdout == expected.stdout
-    with pytest.raises(toolscope.InputError) as raised:
-        toolscope.report(**api_args)
+    with pytest.raises(toolscope_eval.InputError) as raised:
+        toolscope_eval.report(**api_args)
     error = raised.value
     assert error.report == json.loads(expected.stdout)
     assert error.errors, "an exit 2 has an error diagnostic"
@@ -136,7 +139,7 @@ def test_warnings_are_returned_in_the_report_never_printed(tmp_path, capfd):
         '{"session_id": "nan-args", "events": [{"type": "tool_use", "name": "issue_refund",'
         ' "args": {"order_id": "7Q2ZK9XA", "amount": NaN}}]}\n'
     )
-    report = toolscope.report(trace)
+    report = toolscope_eval.report(trace)
     assert [d["severity"] for d in report["diagnostics"]] == ["warning"]
     assert report["diagnostics"][0]["line"] == 1
     assert capfd.readouterr() == ("", "")
@@ -144,22 +147,22 @@ def test_warnings_are_returned_in_the_report_never_printed(tmp_path, capfd):
 
 def test_a_missing_file_raises_read_error_naming_it(tmp_path):
     missing = tmp_path / "no-such-trace.jsonl"
-    with pytest.raises(toolscope.ReadError, match="no-such-trace.jsonl"):
-        toolscope.report(missing)
-    assert issubclass(toolscope.ReadError, OSError)
+    with pytest.raises(toolscope_eval.ReadError, match="no-such-trace.jsonl"):
+        toolscope_eval.report(missing)
+    assert issubclass(toolscope_eval.ReadError, OSError)
 
 
 def test_an_option_the_cli_rejects_raises_usage_error():
-    with pytest.raises(toolscope.UsageError, match="subsets"):
-        toolscope.report(SEED / "calls.json", args_match="subsets")
-    with pytest.raises(toolscope.UsageError):
-        toolscope.report([])
+    with pytest.raises(toolscope_eval.UsageError, match="subsets"):
+        toolscope_eval.report(SEED / "calls.json", args_match="subsets")
+    with pytest.raises(toolscope_eval.UsageError):
+        toolscope_eval.report([])
 
 
 def test_a_file_named_like_an_option_is_read_as_a_file(tmp_path):
     odd = tmp_path / "--summary"
     odd.write_bytes((SEED / "calls.json").read_bytes())
-    report = toolscope.report(str(odd))
+    report = toolscope_eval.report(str(odd))
     assert report["inputs"][0]["file"] == str(odd)
     assert report["summary"]["calls"] == 2, "the calls were read"
 
@@ -167,8 +170,8 @@ def test_a_file_named_like_an_option_is_read_as_a_file(tmp_path):
 def test_trace_text_in_an_exception_message_is_escaped(tmp_path):
     bad = tmp_path / "evil\x1b]0;pwned\x07.jsonl"
     bad.write_text("not json\n")
-    with pytest.raises(toolscope.InputError) as raised:
-        toolscope.report(bad)
+    with pytest.raises(toolscope_eval.InputError) as raised:
+        toolscope_eval.report(bad)
     message = str(raised.value)
     assert "\x1b" not in message and "\x07" not in message
     assert "\\x1b]0;pwned\\x07" in message
@@ -176,9 +179,24 @@ def test_trace_text_in_an_exception_message_is_escaped(tmp_path):
     assert raised.value.errors[0].file == str(bad)
 
 
+def test_the_distribution_is_toolscope_eval_and_never_installs_a_toolscope_module():
+    # `toolscope` on PyPI is an unrelated project with an import package of that name: this wheel
+    # must neither shadow it nor be shadowed by it.
+    distribution = importlib.metadata.distribution("toolscope-eval")
+    assert distribution.metadata["Name"] == "toolscope-eval"
+    assert distribution.version == toolscope_eval.__version__
+    top_level = {Path(str(file)).parts[0] for file in distribution.files}
+    assert "toolscope_eval" in top_level
+    assert "toolscope" not in top_level and "toolscope.py" not in top_level
+    assert importlib.util.find_spec("toolscope") is None
+    (script,) = [e for e in distribution.entry_points if e.group == "console_scripts"]
+    assert (script.name, script.value) == ("toolscope", "toolscope_eval._cli:main")
+    assert toolscope_eval._toolscope.__name__ == "toolscope_eval._toolscope"
+
+
 def test_the_command_exits_with_the_clis_codes(installed_cli):
     assert subprocess.run([installed_cli, "--version"], capture_output=True).stdout.startswith(
-        b"toolscope " + toolscope.__version__.encode()
+        b"toolscope " + toolscope_eval.__version__.encode()
     )
     usage = subprocess.run([installed_cli, "report", "--bogus"], capture_output=True)
     assert usage.returncode == 2 and b"--bogus" in usage.stderr

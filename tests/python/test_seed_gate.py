@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import toolscope
+import toolscope_eval
 
 RUNS = Path(__file__).resolve().parents[2] / "public" / "demo"  # your traces, catalog, labels
 THRESHOLD = 0.70  # the seed alerts below 0.90; the demo's agents make mistakes on purpose
@@ -17,7 +17,7 @@ THRESHOLD = 0.70  # the seed alerts below 0.90; the demo's agents make mistakes 
 
 @pytest.fixture(scope="module")
 def report():
-    return toolscope.report(
+    return toolscope_eval.report(
         RUNS / "sessions.jsonl",
         tools=RUNS / "tools.json",
         rules=RUNS / "rules.json",
@@ -34,7 +34,7 @@ def test_tool_accuracy_above_threshold(report):
         "confusion_pairs": [(p["expected"], p["actual"]) for p in selection["confused_pairs"]],
     }
     # Alert on regression (tool names come from the traces: escaped before they are shown).
-    assert metrics["tool_accuracy"] >= THRESHOLD, toolscope.terminal_safe(
+    assert metrics["tool_accuracy"] >= THRESHOLD, toolscope_eval.terminal_safe(
         f"Tool selection accuracy dropped to {metrics['tool_accuracy']:.1%}; "
         f"most confused: {metrics['confusion_pairs'][:3]}"
     )

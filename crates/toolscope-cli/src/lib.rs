@@ -1,7 +1,7 @@
 //! The `toolscope` command line as a library: [`run`] is the whole CLI for given arguments (the
 //! `toolscope` binary is `main.rs` calling it), and [`report_json`] is `toolscope report --json`
 //! returning its output instead of printing it. The Python package (`crates/toolscope-py`) calls
-//! both, so `pip install toolscope` runs exactly this code, option handling and JSON included.
+//! both, so the `toolscope-eval` wheel runs exactly this code, option handling and JSON included.
 //!
 //! Exit codes: 0 clean, 1 problems found, 2 usage or input error (a file that cannot be read,
 //! or input diagnostics of severity error; for `judge`, also a run where not one request was

@@ -1,6 +1,6 @@
 //! `toolscope report --json` as a function: the same argument parsing, reading, engine and JSON
 //! writer as the command, with the output returned instead of printed. This is what the Python
-//! package's `toolscope.report()` calls.
+//! package's `toolscope_eval.report()` calls.
 
 use std::ffi::OsString;
 

@@ -1,8 +1,8 @@
-//! `toolscope._toolscope`: the native half of the Python package. Two functions, both the CLI's
-//! own code (`toolscope-cli`'s library): [`run_cli`] is the `toolscope` command, and
-//! [`report_json`] is `toolscope report --json` returning its output. The Python half
-//! (`python/toolscope/`) turns their results into a dict or an exception; nothing here decides
-//! what a report is.
+//! `toolscope_eval._toolscope`: the native half of the Python package (the `toolscope-eval`
+//! wheel). Three functions, all the CLI's own code (`toolscope-cli`'s library): [`run_cli`] is the
+//! `toolscope` command, [`report_json`] is `toolscope report --json` returning its output, and
+//! [`terminal_safe`] the CLI's escaping. The Python half (`python/toolscope_eval/`) turns their
+//! results into a dict or an exception; nothing here decides what a report is.
 
 use std::ffi::OsString;
 
@@ -60,7 +60,7 @@ fn severity_name(severity: toolscope_core::Severity) -> &'static str {
     }
 }
 
-/// Python's `toolscope.terminal_safe`: text from a trace with every control and bidi character
+/// Python's `toolscope_eval.terminal_safe`: text from a trace with every control and bidi character
 /// shown as an escape, as the CLI writes it to a terminal.
 #[pyfunction]
 fn terminal_safe(text: &str) -> String {

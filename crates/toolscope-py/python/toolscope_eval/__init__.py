@@ -1,8 +1,11 @@
 """toolscope for Python: the report on your agent's tool calls, from the same Rust code as the CLI.
 
-    import toolscope
+The distribution is `toolscope-eval` and the import package `toolscope_eval` (`toolscope` on PyPI
+is an unrelated project; docs/names.md):
 
-    report = toolscope.report(["traces.jsonl"], tools="tools.json", labels="labels.jsonl")
+    import toolscope_eval
+
+    report = toolscope_eval.report(["traces.jsonl"], tools="tools.json", labels="labels.jsonl")
     assert report["selection"]["tool_accuracy"]["rate"] >= 0.90
 
 `report()` returns exactly what `toolscope report --json` prints for the same files, as a dict.
@@ -18,7 +21,7 @@ import json
 import os
 from typing import Any, NamedTuple, Optional, Sequence, Union
 
-from toolscope import _toolscope
+from toolscope_eval import _toolscope
 
 __all__ = [
     "report",

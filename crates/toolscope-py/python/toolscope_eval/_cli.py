@@ -3,7 +3,7 @@
 import signal
 import sys
 
-from toolscope import _toolscope
+from toolscope_eval import _toolscope
 
 
 def main() -> None:
