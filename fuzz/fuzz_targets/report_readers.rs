@@ -10,9 +10,6 @@
 
 #![no_main]
 
-mod common;
-
-use common::assert_sound;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use toolscope_core::compare::diff::{diff, DiffOptions};
@@ -59,7 +56,10 @@ fn patched(report: &Report, patches: &[u8]) -> Vec<u8> {
 
 fn use_as_others_do(report: &Report, real: &Report, config: &str) {
     if let Ok(merged) = merge_reports(std::slice::from_ref(report)) {
-        assert_sound(&merged);
+        // Not `assert_sound`: the diagnostics are the file's own (a patched column 0 is the
+        // writer's, carried through, found by the first campaign); the numbers must still be JSON.
+        let json = serde_json::to_string(&merged).expect("the merged report serialises");
+        let _: Report = serde_json::from_str(&json).expect("the merged report reads back");
     }
     let options = DiffOptions {
         resamples: 50,
