@@ -923,6 +923,15 @@ mod tests {
         // 1 − α interval for a bootstrap, p < α for a test), the 99 % interval holds the 80 %
         // one, and some change is significant at 0.2 and not at 0.01.
         type Session = fn(usize, usize) -> (&'static str, &'static str, bool);
+        // The changed sessions call search_docs where lookup_order was asked for.
+        fn missed_lookup(i: usize, wrong: usize) -> (&'static str, &'static str, bool) {
+            let called = if i < wrong {
+                "search_docs"
+            } else {
+                "lookup_order"
+            };
+            ("lookup_order", called, false)
+        }
         let cases: [(&str, Session); 5] = [
             // The first 30 sessions ask for search_docs; the changed ones call lookup_order.
             ("per_tool.lookup_order.precision", |i, wrong| {
@@ -934,42 +943,12 @@ mod tests {
                 let called = if i < wrong { "lookup_order" } else { expected };
                 (expected, called, false)
             }),
-            ("per_tool.lookup_order.recall", |i, wrong| {
-                (
-                    "lookup_order",
-                    if i < wrong {
-                        "search_docs"
-                    } else {
-                        "lookup_order"
-                    },
-                    false,
-                )
-            }),
-            ("per_tool.lookup_order.f1", |i, wrong| {
-                (
-                    "lookup_order",
-                    if i < wrong {
-                        "search_docs"
-                    } else {
-                        "lookup_order"
-                    },
-                    false,
-                )
-            }),
+            ("per_tool.lookup_order.recall", missed_lookup),
+            ("per_tool.lookup_order.f1", missed_lookup),
             ("tool_errors.rate", |i, wrong| {
                 ("lookup_order", "lookup_order", i < wrong)
             }),
-            ("tasks.actions_matched", |i, wrong| {
-                (
-                    "lookup_order",
-                    if i < wrong {
-                        "search_docs"
-                    } else {
-                        "lookup_order"
-                    },
-                    false,
-                )
-            }),
+            ("tasks.actions_matched", missed_lookup),
         ];
         for (name, session) in cases {
             let base = report_of_sessions(60, |i| session(i, 0));
