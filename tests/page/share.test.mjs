@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  serve, launch, open, loadFiles, waitForReport, cli, cliReport, downloadText, FIXTURES, DEMO,
+  serve, launch, open, loadFiles, waitForReport, cli, cliAsync, cliReport, downloadText, FIXTURES, DEMO,
 } from './support.mjs';
 
 const SEED = join(FIXTURES, 'seed');
@@ -206,7 +206,7 @@ test('an encrypted file opens with its key, and a wrong key or a flipped byte sh
   await waitForReport(reopened);
   assert.ok((await reportJson(reopened)).equals(before), 'the report JSON is byte-identical');
   // The CLI fetches and opens the same hosted file with the link's key.
-  assert.deepEqual(JSON.parse(cli(['open', '--json', link])), JSON.parse(before.toString()));
+  assert.deepEqual(JSON.parse(await cliAsync(['open', '--json', link])), JSON.parse(before.toString()));
 
   const wrongKey = link.replace(key, `${key.slice(0, 5)}${key[5] === 'A' ? 'B' : 'A'}${key.slice(6)}`);
   const flipped = Buffer.from(sealed.bytes);

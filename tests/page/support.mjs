@@ -2,7 +2,7 @@
 
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { extname, join, normalize, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -128,6 +128,19 @@ export function cli(args, cwd) {
     if (error.status === 1 || (error.status === 2 && error.stdout)) return error.stdout;
     throw error;
   }
+}
+
+/**
+ * `cli`, without blocking this process: for commands that fetch from a server these tests host,
+ * which cannot answer while `execFileSync` holds the event loop.
+ */
+export function cliAsync(args, cwd) {
+  return new Promise((resolve, reject) => {
+    execFile(CLI, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 }, (error, stdout, stderr) => {
+      if (!error || error.code === 1 || (error.code === 2 && stdout)) resolve(stdout);
+      else reject(Object.assign(error, { stdout, stderr }));
+    });
+  });
 }
 
 /** Waits until `locator`'s text is `text` (the page updates after the worker answers). */
